@@ -1,0 +1,82 @@
+/// One outbound HTTP request: a session init, a metadata fetch or a signaling URL.
+public struct HTTPClientRequest: Sendable, Equatable {
+    public enum Method: String, Sendable, Equatable {
+        case get = "GET"
+        case post = "POST"
+    }
+
+    public var method: Method
+    public var url: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// The largest response body kept; 0 discards the body (beacons), a larger body aborts the transfer.
+    public var maxResponseBytes: Int
+
+    public init(
+        method: Method = .get,
+        url: String,
+        headers: [(name: String, value: String)] = [],
+        body: [UInt8] = [],
+        maxResponseBytes: Int
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
+            && lhs.maxResponseBytes == rhs.maxResponseBytes
+            && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+/// What came back: the status of the last response after redirects, and where it came from.
+public struct HTTPClientResponse: Sendable, Equatable {
+    public var status: Int
+    /// The URL of the last response, after redirects.
+    public var finalURL: String
+    public var body: [UInt8]
+    /// Wall time from the start of the request to the end of the response, in milliseconds.
+    public var latencyMilliseconds: Int64
+
+    public init(status: Int, finalURL: String, body: [UInt8], latencyMilliseconds: Int64) {
+        self.status = status
+        self.finalURL = finalURL
+        self.body = body
+        self.latencyMilliseconds = latencyMilliseconds
+    }
+
+    public var isSuccess: Bool { (200..<300).contains(status) }
+}
+
+/// Why a request got no HTTP response.
+public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The URL, or a redirect target, is not http or https.
+    case unsupportedScheme(String)
+    case invalidURL(String)
+    case timedOut
+    case tooManyRedirects
+    case responseTooLarge(limit: Int)
+    case connectionFailed(String)
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .unsupportedScheme(let scheme): "unsupported scheme '\(scheme)' (only http and https)"
+        case .invalidURL(let url): "invalid URL '\(url)'"
+        case .timedOut: "timed out"
+        case .tooManyRedirects: "too many redirects"
+        case .responseTooLarge(let limit): "response larger than \(limit) bytes"
+        case .connectionFailed(let reason): "connection failed: \(reason)"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// The one door to the network. The daemon only knows this protocol; libcurl sits behind it.
+public protocol HTTPClient: Sendable {
+    func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse
+}

@@ -1,0 +1,2 @@
+import BeaconCore
+print("beaconctl")
