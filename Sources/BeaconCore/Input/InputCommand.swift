@@ -1,0 +1,12 @@
+/// What one input line asks for.
+public enum InputCommand: Sendable, Equatable {
+    case playhead(PlayheadTick)
+    case player(PlayerEvent)
+    case user(UserAction)
+    /// Start a session for a media URL, ending the current one first.
+    case load(mediaURL: String)
+    /// End the session and return to idle.
+    case unload
+    /// Ask for the status document (answered on the control socket).
+    case status
+}

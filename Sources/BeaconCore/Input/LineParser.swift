@@ -1,0 +1,117 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Parses the line protocol spoken on stdin and the control socket.
+///
+/// A playhead is a bare number of epoch milliseconds, `playhead <ms>`, `playhead <ISO-8601 date>`
+/// or a JSON object `{"playhead": ms, "at": ms, "rate": x}`; every other line is one word,
+/// optionally followed by one argument (`load <media-url>`, `rate <x>`).
+public enum LineParser {
+    public static func parse(_ line: String) -> Result<InputCommand, LineError> {
+        let text = line.trimmedOfWhitespace
+        if text.isEmpty { return .failure(LineError("empty line")) }
+        if text.first == "{" { return parseJSONTick(text) }
+        if let first = text.first, first.isNumber || first == "-" || first == "+" || first == "." {
+            return parseMilliseconds(text).map { .playhead(PlayheadTick(playhead: $0)) }
+        }
+        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        let word = String(parts[0])
+        let argument = parts.count > 1 ? Substring(parts[1]).trimmedOfWhitespace : nil
+        switch (word, argument) {
+        case ("playhead", let value?):
+            let time = value.first?.isNumber == true && !value.contains("T") ? parseMilliseconds(value) : parseDate(value)
+            return time.map { .playhead(PlayheadTick(playhead: $0)) }
+        case ("load", let url?): return .success(.load(mediaURL: url))
+        case ("rate", let value?):
+            guard let rate = Double(value), rate.isFinite, rate >= 0 else {
+                return .failure(LineError("rate '\(value)' is not a finite non-negative number"))
+            }
+            return .success(.player(.rate(rate)))
+        case (_, nil):
+            if let command = bareCommands[word] { return .success(command) }
+            if let action = UserAction(rawValue: word) { return .success(.user(action)) }
+            return .failure(LineError("unknown command '\(word.prefix(40))'"))
+        case (_, .some):
+            if bareCommands[word] != nil || UserAction(rawValue: word) != nil {
+                return .failure(LineError("'\(word)' takes no argument"))
+            }
+            return .failure(LineError(["playhead", "load", "rate"].contains(word) ? "'\(word)' needs an argument" : "unknown command '\(word.prefix(40))'"))
+        }
+    }
+
+    private static let bareCommands: [String: InputCommand] = [
+        "unload": .unload, "status": .status,
+        "play": .player(.play), "pause": .player(.pause), "complete": .player(.complete),
+        "seek-start": .player(.seekStart), "seek-end": .player(.seekEnd),
+        "buffer-start": .player(.bufferStart), "buffer-end": .player(.bufferEnd),
+    ]
+
+    static func milliseconds(_ value: Double, name: String) -> Result<Milliseconds, LineError> {
+        guard value.isFinite else { return .failure(LineError("\(name) is not finite")) }
+        guard value >= 0 else { return .failure(LineError("\(name) is negative")) }
+        guard value <= Double(MetadataDocument.latestTime) else { return .failure(LineError("\(name) is after year 9999")) }
+        return .success(Milliseconds(value.rounded()))
+    }
+
+    private static func parseMilliseconds(_ text: String) -> Result<Milliseconds, LineError> {
+        guard let value = Double(text) else { return .failure(LineError("'\(text.prefix(40))' is not a number")) }
+        return milliseconds(value, name: "playhead")
+    }
+
+    private static func parseDate(_ text: String) -> Result<Milliseconds, LineError> {
+        let styles = [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()]
+        for style in styles {
+            if let date = try? style.parse(text) {
+                return milliseconds(date.timeIntervalSince1970 * 1000, name: "playhead")
+            }
+        }
+        return .failure(LineError("'\(text.prefix(40))' is not an ISO-8601 date"))
+    }
+
+    private struct JSONTick: Decodable {
+        var playhead: Double
+        var at: Double?
+        var rate: Double?
+    }
+
+    private static func parseJSONTick(_ text: String) -> Result<InputCommand, LineError> {
+        guard let tick = try? JSONDecoder().decode(JSONTick.self, from: Data(text.utf8)) else {
+            return .failure(LineError("not a JSON playhead object {\"playhead\": ms, \"at\": ms, \"rate\": x}"))
+        }
+        let playhead: Milliseconds
+        switch milliseconds(tick.playhead, name: "playhead") {
+        case .success(let value): playhead = value
+        case .failure(let error): return .failure(error)
+        }
+        var observedAt: Milliseconds?
+        if let at = tick.at {
+            switch milliseconds(at, name: "at") {
+            case .success(let value): observedAt = value
+            case .failure(let error): return .failure(error)
+            }
+        }
+        if let rate = tick.rate, !(rate.isFinite && rate >= 0) {
+            return .failure(LineError("rate is not a finite non-negative number"))
+        }
+        return .success(.playhead(PlayheadTick(playhead: playhead, observedAt: observedAt, rate: tick.rate)))
+    }
+}
+
+/// Why a line was refused.
+public struct LineError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmedOfWhitespace: String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,96 @@
+/// Decides, from consecutive ticks and player events, which stretches of program time were played.
+///
+/// The stretch between two ticks counts as played when nothing interrupted playback in between
+/// (pause, seek, buffering, completion, an abnormal rate) and the playhead moved forward no
+/// faster than real time allows, give or take delivery jitter. A jump ahead is a seek and a move
+/// back a rewind: neither counts. Moving slower than real time counts, since every instant in
+/// between was shown, only later.
+public struct PlaybackJudge: Sendable, Equatable {
+    /// How the player is doing, as status shows it.
+    public enum State: String, Sendable, Equatable {
+        case ready, playing, paused, seeking, buffering, completed
+    }
+
+    /// Lateness or bunching of tick delivery tolerated on top of real time.
+    public static let jitter: Milliseconds = 1000
+    /// Relative slack on real time, for clocks and players that drift.
+    public static let speedSlack = 0.1
+    /// Rates treated as normal playback (live players nudge the rate to keep their latency).
+    public static let normalRates: ClosedRange<Double> = 0.9...1.1
+
+    public private(set) var lastPlayhead: Milliseconds?
+    private var lastTickTime: Milliseconds?
+    private var interrupted = true
+    public private(set) var isPaused = false
+    public private(set) var isSeeking = false
+    public private(set) var isBuffering = false
+    public private(set) var isCompleted = false
+    public private(set) var rate = 1.0
+
+    public init() {}
+
+    public var state: State {
+        if isSeeking { return .seeking }
+        if isBuffering { return .buffering }
+        if isPaused { return .paused }
+        if isCompleted { return .completed }
+        return lastPlayhead == nil ? .ready : .playing
+    }
+
+    private var isPlayingNormally: Bool {
+        !isPaused && !isSeeking && !isBuffering && !isCompleted && Self.normalRates.contains(rate)
+    }
+
+    /// Takes a tick that arrived at `arrivalTime` and returns the stretch it shows was played, if any.
+    public mutating func observe(_ tick: PlayheadTick, arrivalTime: Milliseconds) -> ClosedRange<Milliseconds>? {
+        if let reported = tick.rate, reported.isFinite, reported != rate {
+            if !Self.normalRates.contains(reported) { interrupted = true }
+            rate = reported
+        }
+        let time = tick.observedAt ?? arrivalTime
+        defer {
+            lastPlayhead = tick.playhead
+            lastTickTime = time
+            interrupted = !isPlayingNormally
+        }
+        guard !interrupted, isPlayingNormally, let from = lastPlayhead, let since = lastTickTime else { return nil }
+        let advance = tick.playhead - from
+        let elapsed = max(0, time - since)
+        let allowed = Double(elapsed) * rate * (1 + Self.speedSlack) + Double(Self.jitter)
+        guard advance > 0, Double(advance) <= allowed else { return nil }
+        return from...tick.playhead
+    }
+
+    /// Takes a player event; returns true when it is a real change of state (a repeated pause is not).
+    @discardableResult
+    public mutating func observe(_ event: PlayerEvent) -> Bool {
+        switch event {
+        case .play:
+            defer { isPaused = false; isCompleted = false }
+            return isPaused || isCompleted
+        case .pause:
+            defer { isPaused = true; interrupted = true }
+            return !isPaused
+        case .complete:
+            defer { isCompleted = true; interrupted = true }
+            return !isCompleted
+        case .seekStart:
+            defer { isSeeking = true; interrupted = true }
+            return !isSeeking
+        case .seekEnd:
+            defer { isSeeking = false; interrupted = true }
+            return isSeeking
+        case .bufferStart:
+            defer { isBuffering = true; interrupted = true }
+            return !isBuffering
+        case .bufferEnd:
+            defer { isBuffering = false; interrupted = true }
+            return isBuffering
+        case .rate(let newRate):
+            guard newRate.isFinite, newRate != rate else { return false }
+            rate = newRate
+            if !Self.normalRates.contains(newRate) { interrupted = true }
+            return true
+        }
+    }
+}

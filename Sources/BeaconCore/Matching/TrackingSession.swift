@@ -1,0 +1,94 @@
+/// The pure heart of a session: merges metadata, judges playback and decides which tracking
+/// events fire. It performs no I/O and reads no clock; callers pass arrival times in.
+public struct TrackingSession: Sendable {
+    public private(set) var schedule = AdSchedule()
+    public private(set) var dataRange: DataRange?
+    public private(set) var judge = PlaybackJudge()
+    public private(set) var played = PlayedStretches()
+    private var pending = PendingWindows()
+    /// How long pods absent from the metadata, and played stretches, are remembered after they end.
+    public var retention: Milliseconds
+
+    public init(retention: Milliseconds) {
+        self.retention = retention
+    }
+
+    /// Playback-triggered events not fired yet.
+    public var pendingCount: Int { pending.count }
+
+    /// Merges a metadata refresh; returns events whose window was already played (late metadata).
+    public mutating func apply(_ document: MetadataDocument) -> [Firing] {
+        dataRange = document.dataRange
+        let changes = schedule.merge(document.pods)
+        var due: [EventReference] = []
+        for reference in changes.resized where schedule[reference]?.reportingState == .idle {
+            pending.remove(reference)
+            index(reference, into: &due)
+        }
+        for reference in changes.added {
+            index(reference, into: &due)
+        }
+        let reference = max(judge.lastPlayhead ?? .min, document.dataRange.end)
+        let cutoff = reference - retention
+        let dropped = schedule.prune(endedBefore: cutoff, keeping: Set(document.pods.map(\.id)))
+        if !dropped.isEmpty { pending.removeAll(inPods: dropped) }
+        played.prune(endingBefore: cutoff)
+        return fire(due)
+    }
+
+    private mutating func index(_ reference: EventReference, into due: inout [EventReference]) {
+        guard let event = schedule[reference], event.event.trigger == .playback, event.reportingState == .idle else { return }
+        if played.intersects(event.window) {
+            due.append(reference)
+        } else {
+            pending.insert(event.window, for: reference)
+        }
+    }
+
+    /// Takes a playhead tick; returns the events whose window the newly played stretch covers.
+    public mutating func observe(_ tick: PlayheadTick, arrivalTime: Milliseconds) -> [Firing] {
+        guard let stretch = judge.observe(tick, arrivalTime: arrivalTime) else { return [] }
+        played.insert(stretch)
+        return fire(pending.takeDue(overlapping: stretch))
+    }
+
+    /// Takes a player event; a pause, or a play after a pause, fires `pause` or `resume` of the ad being played.
+    public mutating func observe(_ event: PlayerEvent) -> [Firing] {
+        let wasPaused = judge.isPaused
+        guard judge.observe(event) else { return [] }
+        switch event {
+        case .pause: return fireActions([.pause])
+        case .play where wasPaused: return fireActions([.resume])
+        default: return []
+        }
+    }
+
+    /// Takes a user action; fires its events in the ad being played, every time.
+    public mutating func observe(_ action: UserAction) -> [Firing] {
+        fireActions(action.eventTypes)
+    }
+
+    /// Records how the delivery of a fired event ended.
+    public mutating func record(_ state: ReportingState, for reference: EventReference) {
+        schedule.setReportingState(state, of: reference)
+    }
+
+    private mutating func fireActions(_ types: [TrackingEventType]) -> [Firing] {
+        guard let playhead = judge.lastPlayhead else { return [] }
+        var due: [EventReference] = []
+        for (pod, adIndex) in schedule.ads(at: playhead) {
+            for (eventIndex, event) in pod.ads[adIndex].trackingEvents.enumerated() where types.contains(event.event) {
+                due.append(EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex))
+            }
+        }
+        return fire(due)
+    }
+
+    private mutating func fire(_ references: [EventReference]) -> [Firing] {
+        references.compactMap { reference in
+            guard let event = schedule[reference], let ad = schedule.ad(containing: reference) else { return nil }
+            schedule.setReportingState(.connecting, of: reference)
+            return Firing(reference: reference, podID: reference.podID, adID: ad.id, event: event.event, signalingUrls: event.signalingUrls)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One ad-tracking metadata response: the data range it covers and its pods.
+public struct MetadataDocument: Sendable, Equatable {
+    public var dataRange: DataRange
+    public var pods: [Pod]
+
+    public init(dataRange: DataRange, pods: [Pod]) {
+        self.dataRange = dataRange
+        self.pods = pods
+    }
+
+    /// The latest epoch millisecond a document may name: the end of year 9999.
+    public static let latestTime: Milliseconds = 253_402_300_799_999
+
+    /// Decodes a metadata body. Unknown fields are ignored; a body that is not JSON, lacks
+    /// `dataRange`, has wrong types or absurd times is rejected whole, so the caller keeps its previous state.
+    public static func decode(_ body: some Collection<UInt8>) throws(MetadataError) -> MetadataDocument {
+        let wire: Wire.Document
+        do {
+            wire = try JSONDecoder().decode(Wire.Document.self, from: Data(body))
+        } catch let error as DecodingError {
+            throw MetadataError(reason: Self.describe(error))
+        } catch {
+            throw MetadataError(reason: "not JSON")
+        }
+        let document = MetadataDocument(
+            dataRange: wire.dataRange,
+            pods: (wire.adBreaks ?? []).map { pod in
+                Pod(
+                    id: pod.id, startTime: pod.startTime, duration: pod.duration,
+                    ads: (pod.ads ?? []).map { ad in
+                        Ad(
+                            id: ad.id, startTime: ad.startTime, duration: ad.duration,
+                            trackingEvents: (ad.trackingEvents ?? []).map { event in
+                                TrackingEvent(
+                                    event: event.event, startTime: event.startTime, duration: event.duration,
+                                    signalingUrls: event.signalingUrls ?? [])
+                            })
+                    })
+            })
+        try document.validate()
+        return document
+    }
+
+    private func validate() throws(MetadataError) {
+        func check(_ name: String, time: Milliseconds, duration: Milliseconds) throws(MetadataError) {
+            guard time >= 0, time <= Self.latestTime else {
+                throw MetadataError(reason: "\(name) has startTime \(time) outside 1970...9999")
+            }
+            guard duration >= 0, duration <= Self.latestTime - time else {
+                throw MetadataError(reason: "\(name) has impossible duration \(duration)")
+            }
+        }
+        try check("dataRange", time: dataRange.start, duration: 0)
+        try check("dataRange", time: dataRange.end, duration: 0)
+        for pod in pods {
+            try check("ad break \(pod.id)", time: pod.startTime, duration: pod.duration)
+            for ad in pod.ads {
+                try check("ad \(ad.id)", time: ad.startTime, duration: ad.duration)
+                for event in ad.trackingEvents {
+                    try check("\(event.event) of ad \(ad.id)", time: event.startTime, duration: event.duration)
+                }
+            }
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let names = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
+            let joined = names.joined()
+            return joined.hasPrefix(".") ? String(joined.dropFirst()) : joined
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            return "missing '\(key.stringValue)'" + (parent.isEmpty ? "" : " in \(parent)")
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return "\(path(context)) is not \(type == String.self ? "a string" : "a valid \(type)")"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context)) is corrupted"
+        @unknown default:
+            return "undecodable"
+        }
+    }
+
+    /// The metadata's wire shape; optional lists default to empty.
+    private enum Wire {
+        struct Document: Decodable {
+            var dataRange: DataRange
+            var adBreaks: [PodWire]?
+        }
+        struct PodWire: Decodable {
+            var id: String
+            var startTime: Milliseconds
+            var duration: Milliseconds
+            var ads: [AdWire]?
+        }
+        struct AdWire: Decodable {
+            var id: String
+            var startTime: Milliseconds
+            var duration: Milliseconds
+            var trackingEvents: [EventWire]?
+        }
+        struct EventWire: Decodable {
+            var event: TrackingEventType
+            var startTime: Milliseconds
+            var duration: Milliseconds
+            var signalingUrls: [String]?
+        }
+    }
+}
+
+/// Why a metadata body was rejected.
+public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+    public var description: String { reason }
+}

@@ -1,0 +1,68 @@
+/// The type of a tracking event, as the metadata names it (`impression`, `firstQuartile`, `mute`, ...).
+public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// How an event of this type comes to fire.
+    public enum Trigger: String, Sendable, Equatable {
+        /// Fires once per session when playback covers its window.
+        case playback
+        /// Fires on a player or user action while the playhead lies within the ad, every time.
+        case userAction
+        /// Not understood: shown in status, never fired.
+        case unknown
+    }
+
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    public var trigger: Trigger {
+        if Self.playbackTypes.contains(self) { return .playback }
+        if Self.userActionTypes.contains(self) { return .userAction }
+        return .unknown
+    }
+
+    public static let impression = Self(rawValue: "impression")
+    public static let start = Self(rawValue: "start")
+    public static let firstQuartile = Self(rawValue: "firstQuartile")
+    public static let midpoint = Self(rawValue: "midpoint")
+    public static let thirdQuartile = Self(rawValue: "thirdQuartile")
+    public static let complete = Self(rawValue: "complete")
+    public static let creativeView = Self(rawValue: "creativeView")
+    public static let progress = Self(rawValue: "progress")
+    public static let loaded = Self(rawValue: "loaded")
+    public static let breakStart = Self(rawValue: "breakStart")
+    public static let breakEnd = Self(rawValue: "breakEnd")
+
+    public static let pause = Self(rawValue: "pause")
+    public static let resume = Self(rawValue: "resume")
+    public static let mute = Self(rawValue: "mute")
+    public static let unmute = Self(rawValue: "unmute")
+    public static let rewind = Self(rawValue: "rewind")
+    public static let skip = Self(rawValue: "skip")
+    public static let playerExpand = Self(rawValue: "playerExpand")
+    public static let playerCollapse = Self(rawValue: "playerCollapse")
+    public static let clickTracking = Self(rawValue: "clickTracking")
+    public static let clickAbstractType = Self(rawValue: "clickAbstractType")
+
+    /// Types that fire from playback, once per session.
+    public static let playbackTypes: Set<Self> = [
+        .impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete,
+        .creativeView, .progress, .loaded, .breakStart, .breakEnd,
+    ]
+
+    /// Types that fire from player and user actions, never from time.
+    public static let userActionTypes: Set<Self> = [
+        .pause, .resume, .mute, .unmute, .rewind, .skip,
+        .playerExpand, .playerCollapse, .clickTracking, .clickAbstractType,
+    ]
+}

@@ -1,0 +1,129 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Starts a session at the ad-insertion service for a media URL.
+///
+/// In order: POST to the media URL; GET it with `initSession=true`; a plain GET, taking the
+/// redirect target (or else the master playlist's first variant) as the manifest and deriving the
+/// metadata URL from it. A media URL that already carries `sessid` needs no request at all.
+public struct SessionInitializer: Sendable {
+    public var client: any HTTPClient
+    /// The largest init or playlist body read.
+    public var maxBodyBytes: Int
+
+    public init(client: any HTTPClient, maxBodyBytes: Int = 1 << 20) {
+        self.client = client
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    public func start(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
+        guard let scheme = URLComponents(string: mediaURL)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw SessionInitError(reason: "media URL '\(mediaURL)' is not an http or https URL")
+        }
+        if SessionEndpoints.sessionID(in: mediaURL) != nil {
+            return try endpoints(media: mediaURL, manifest: mediaURL, tracking: SessionEndpoints.trackingURL(forManifest: mediaURL))
+        }
+        var failures: [String] = []
+        for attempt in [Attempt.post, .initSessionQuery] {
+            do {
+                return try await initRequest(attempt, mediaURL: mediaURL)
+            } catch {
+                failures.append("\(attempt.rawValue): \(error.reason)")
+            }
+        }
+        do {
+            return try await plainGet(mediaURL: mediaURL)
+        } catch {
+            failures.append("GET: \(error.reason)")
+        }
+        throw SessionInitError(reason: failures.joined(separator: "; "))
+    }
+
+    private enum Attempt: String {
+        case post = "POST"
+        case initSessionQuery = "GET ?initSession=true"
+    }
+
+    private struct InitResponse: Decodable {
+        var manifestUrl: String
+        var trackingUrl: String
+    }
+
+    private func initRequest(_ attempt: Attempt, mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
+        let request: HTTPClientRequest
+        switch attempt {
+        case .post:
+            request = HTTPClientRequest(method: .post, url: mediaURL, maxResponseBytes: maxBodyBytes)
+        case .initSessionQuery:
+            guard let url = SessionEndpoints.adding(query: "initSession", value: "true", to: mediaURL) else {
+                throw SessionInitError(reason: "cannot add initSession to the media URL")
+            }
+            request = HTTPClientRequest(url: url, maxResponseBytes: maxBodyBytes)
+        }
+        let response = try await send(request)
+        guard let body = try? JSONDecoder().decode(InitResponse.self, from: Data(response.body)) else {
+            throw SessionInitError(reason: "HTTP \(response.status) without manifestUrl and trackingUrl")
+        }
+        return try endpoints(
+            media: mediaURL,
+            manifest: SessionEndpoints.resolve(body.manifestUrl, against: response.finalURL),
+            tracking: SessionEndpoints.resolve(body.trackingUrl, against: response.finalURL))
+    }
+
+    private func plainGet(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
+        let response = try await send(HTTPClientRequest(url: mediaURL, maxResponseBytes: maxBodyBytes))
+        let manifest: String?
+        if response.finalURL != mediaURL {
+            manifest = response.finalURL
+        } else if let variant = Self.firstVariant(ofPlaylist: response.body) {
+            manifest = SessionEndpoints.resolve(variant, against: response.finalURL)
+        } else {
+            throw SessionInitError(reason: "no redirect and no variant in the playlist")
+        }
+        return try endpoints(media: mediaURL, manifest: manifest, tracking: manifest.flatMap(SessionEndpoints.trackingURL(forManifest:)))
+    }
+
+    private func send(_ request: HTTPClientRequest) async throws(SessionInitError) -> HTTPClientResponse {
+        let response: HTTPClientResponse
+        do {
+            response = try await client.send(request)
+        } catch {
+            throw SessionInitError(reason: error.description)
+        }
+        guard response.isSuccess else { throw SessionInitError(reason: "HTTP \(response.status)") }
+        return response
+    }
+
+    private func endpoints(media: String, manifest: String?, tracking: String?) throws(SessionInitError) -> SessionEndpoints {
+        guard let manifest, let tracking else { throw SessionInitError(reason: "the service returned unusable URLs") }
+        guard let sessionID = SessionEndpoints.sessionID(in: manifest) ?? SessionEndpoints.sessionID(in: tracking) else {
+            throw SessionInitError(reason: "the stream's URLs carry no sessid: is this an ad-insertion stream?")
+        }
+        return SessionEndpoints(mediaUrl: media, manifestUrl: manifest, trackingUrl: tracking, sessionId: sessionID)
+    }
+
+    /// The URI of the first variant stream of an HLS master playlist.
+    static func firstVariant(ofPlaylist body: [UInt8]) -> String? {
+        let lines = String(decoding: body, as: UTF8.self).split(whereSeparator: \.isNewline).map { $0.trimmedOfWhitespace }
+        guard lines.first == "#EXTM3U" else { return nil }
+        var sawStreamInfo = false
+        for line in lines {
+            if line.hasPrefix("#EXT-X-STREAM-INF") {
+                sawStreamInfo = true
+            } else if sawStreamInfo, !line.isEmpty, !line.hasPrefix("#") {
+                return line
+            }
+        }
+        return nil
+    }
+}
+
+/// Why no session could be started.
+public struct SessionInitError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
