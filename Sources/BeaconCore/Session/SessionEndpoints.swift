@@ -22,6 +22,16 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
         self.sessionId = sessionId
     }
 
+    private enum CodingKeys: String, CodingKey { case mediaUrl, manifestUrl, trackingUrl, sessionId }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mediaUrl, forKey: .mediaUrl)
+        try container.encode(manifestUrl, forKey: .manifestUrl)
+        try container.encode(trackingUrl, forKey: .trackingUrl)
+        try container.encode(sessionId, forKey: .sessionId)
+    }
+
     /// The query parameter that carries the session id.
     public static let sessionParameter = "sessid"
 

@@ -1,0 +1,85 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What `beaconctl status --json` prints: everything the daemon knows and did.
+///
+/// The field names and meanings are a contract with operators' tooling: fields may be added, never renamed.
+public struct StatusReport: Sendable, Equatable, Codable {
+    /// The version of the control socket protocol and of this document.
+    public static let currentAPILevel = 1
+
+    public var apiLevel: Int
+    public var version: String
+    /// idle, initializing, ready, playing, paused, seeking, buffering, completed or error.
+    public var state: String
+    public var session: SessionEndpoints?
+    public var playhead: Milliseconds?
+    public var dataRange: DataRange?
+    public var adBreaks: [Pod]
+    public var counters: Counters
+    /// Why the session is in the error state, or the last metadata error.
+    public var lastError: String?
+
+    public init(
+        apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
+        playhead: Milliseconds?, dataRange: DataRange?, adBreaks: [Pod], counters: Counters, lastError: String? = nil
+    ) {
+        self.apiLevel = apiLevel
+        self.version = version
+        self.state = state
+        self.session = session
+        self.playhead = playhead
+        self.dataRange = dataRange
+        self.adBreaks = adBreaks
+        self.counters = counters
+        self.lastError = lastError
+    }
+
+    /// Running totals since the daemon started.
+    public struct Counters: Sendable, Equatable, Codable {
+        /// Playhead ticks accepted.
+        public var ticks = 0
+        /// Input lines refused (unreadable, unknown or invalid).
+        public var badLines = 0
+        /// Signaling URL requests answered 2xx.
+        public var beaconsSent = 0
+        /// Signaling URL requests that failed or were refused.
+        public var beaconsFailed = 0
+        /// Metadata requests made.
+        public var metadataFetches = 0
+        /// Metadata requests that failed or brought a rejected document.
+        public var metadataErrors = 0
+
+        public init() {}
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case apiLevel, version, state, session, playhead, dataRange, adBreaks, counters, lastError
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // Absent values are written as null: consumers see every field, always.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(apiLevel, forKey: .apiLevel)
+        try container.encode(version, forKey: .version)
+        try container.encode(state, forKey: .state)
+        try container.encode(session, forKey: .session)
+        try container.encode(playhead, forKey: .playhead)
+        try container.encode(dataRange, forKey: .dataRange)
+        try container.encode(adBreaks, forKey: .adBreaks)
+        try container.encode(counters, forKey: .counters)
+        try container.encode(lastError, forKey: .lastError)
+    }
+
+    public func jsonLine() -> String {
+        let data = (try? JSONEncoder().encode(self)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public static func decode(jsonLine: String) throws -> StatusReport {
+        try JSONDecoder().decode(StatusReport.self, from: Data(jsonLine.utf8))
+    }
+}

@@ -1,0 +1,67 @@
+/// Renders a status report for a person at a terminal: the session, where playback is, and every
+/// pod, ad and tracking event with its reporting state.
+public enum StatusView {
+    public static func render(_ report: StatusReport) -> String {
+        var lines: [String] = []
+        lines.append("beaconctl \(report.version) (API level \(report.apiLevel))")
+        lines.append(field("state", report.state))
+        if let session = report.session {
+            lines.append(field("session id", session.sessionId ?? "-"))
+            lines.append(field("media URL", session.mediaUrl))
+            lines.append(field("manifest URL", session.manifestUrl))
+            lines.append(field("tracking URL", session.trackingUrl))
+        } else {
+            lines.append(field("session", "none (waiting for 'load <media-url>')"))
+        }
+        if let playhead = report.playhead {
+            lines.append(field("playhead", UTCTime.format(playhead)))
+            lines.append(field("next ad break", nextBreak(after: playhead, in: report.adBreaks)))
+        } else {
+            lines.append(field("playhead", "no tick yet"))
+        }
+        if let range = report.dataRange {
+            lines.append(field("data range", "\(UTCTime.format(range.start)) .. \(UTCTime.format(range.end))"))
+        }
+        let counters = report.counters
+        lines.append(field("ticks", "\(counters.ticks)   bad lines \(counters.badLines)"))
+        lines.append(field("beacons", "\(counters.beaconsSent) sent   \(counters.beaconsFailed) failed"))
+        lines.append(field("metadata", "\(counters.metadataFetches) fetches   \(counters.metadataErrors) errors"))
+        if let error = report.lastError { lines.append(field("last error", error)) }
+        if report.adBreaks.isEmpty {
+            lines.append("")
+            lines.append("no ad breaks known")
+        }
+        for pod in report.adBreaks {
+            lines.append("")
+            lines.append("ad break \(pod.id)   \(UTCTime.format(pod.startTime))   \(UTCTime.formatSpan(pod.duration))")
+            for ad in pod.ads {
+                lines.append("  ad \(ad.id)   \(UTCTime.format(ad.startTime))   \(UTCTime.formatSpan(ad.duration))")
+                for event in ad.trackingEvents {
+                    let state = event.event.trigger == .unknown ? "unknown" : event.reportingState.rawValue
+                    let urls = event.signalingUrls.count == 1 ? "1 URL" : "\(event.signalingUrls.count) URLs"
+                    lines.append(
+                        "    \(padded(state, 10)) \(padded(event.event.rawValue, 18)) +\(padded(UTCTime.formatSpan(event.startTime - ad.startTime), 8)) \(urls)")
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func nextBreak(after playhead: Milliseconds, in pods: [Pod]) -> String {
+        if let current = pods.first(where: { $0.startTime <= playhead && playhead < $0.startTime + $0.duration }) {
+            return "playing ad break \(current.id) (ends in \(UTCTime.formatSpan(current.startTime + current.duration - playhead)))"
+        }
+        guard let next = pods.filter({ $0.startTime > playhead }).min(by: { $0.startTime < $1.startTime }) else {
+            return "none known"
+        }
+        return "in \(UTCTime.formatSpan(next.startTime - playhead)) (ad break \(next.id))"
+    }
+
+    private static func field(_ name: String, _ value: String) -> String {
+        padded(name, 14) + value
+    }
+
+    private static func padded(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,451 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+import ServiceLifecycle
+
+/// The running daemon: the single owner of the session, its schedule and its counters.
+///
+/// Input lines arrive through `handle(_:)` from any source (stdin, the control socket, the demo's
+/// player). `run()` supervises sessions (init, then metadata polling) and delivers fired beacons
+/// until a graceful shutdown or `stop()`, then drains: in-flight beacons get `drainTimeout` to finish.
+public actor BeaconDaemon: Service {
+    private let configuration: DaemonConfiguration
+    private let client: any HTTPClient
+    private let sender: BeaconSender
+    private let clock: any Clock<Duration>
+    private let now: @Sendable () -> Milliseconds
+    private let announce: @Sendable (String) -> Void
+    private let notify: @Sendable (DaemonNotification) -> Void
+    private let logs: Logs
+
+    private struct Logs {
+        var session: Logger
+        var metadata: Logger
+        var delivery: Logger
+        var input: Logger
+    }
+
+    /// The session being played, once init succeeded.
+    private struct ActiveSession {
+        var endpoints: SessionEndpoints
+        var tracking: TrackingSession
+        var generation: Int
+        var lastMetadataBody: [UInt8]?
+    }
+
+    private struct PendingDelivery: Sendable {
+        var firing: Firing
+        var generation: Int
+    }
+
+    private var session: ActiveSession?
+    private var initializingURL: String?
+    private var sessionError: String?
+    private var lastError: String?
+    private var counters = StatusReport.Counters()
+
+    /// Bumped by every load, unload and drain: work tagged with an older generation is stale.
+    private var generation = 0
+    private var wantedSession: (mediaURL: String, generation: Int)?
+    private var supervisorWaiter: CheckedContinuation<(mediaURL: String, generation: Int)?, Never>?
+    private var sessionEndWaiter: CheckedContinuation<Void, Never>?
+    private var loadWaiters: [Int: [CheckedContinuation<Result<SessionEndpoints, SessionInitError>, Never>]] = [:]
+
+    private var draining = false
+    private var inFlight = 0
+    private let deliveries: AsyncStream<PendingDelivery>
+    private let deliveriesInput: AsyncStream<PendingDelivery>.Continuation
+    private let drained: AsyncStream<Void>
+    private let drainedInput: AsyncStream<Void>.Continuation
+    private let stopRequests: AsyncStream<Void>
+    private let stopInput: AsyncStream<Void>.Continuation
+
+    /// - Parameters:
+    ///   - announce: receives the session's JSON line when a session is ready (stdout in `run`).
+    ///   - notify: receives what the daemon did, as it happens.
+    public init(
+        configuration: DaemonConfiguration,
+        client: any HTTPClient,
+        clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Milliseconds = WallClock.now,
+        logger: Logger,
+        announce: @escaping @Sendable (String) -> Void = { _ in },
+        notify: @escaping @Sendable (DaemonNotification) -> Void = { _ in }
+    ) {
+        self.configuration = configuration
+        self.client = client
+        self.sender = BeaconSender(client: client, quiet: configuration.quiet)
+        self.clock = clock
+        self.now = now
+        self.announce = announce
+        self.notify = notify
+        func component(_ name: String) -> Logger {
+            var child = logger
+            child[metadataKey: "component"] = "\(name)"
+            return child
+        }
+        self.logs = Logs(session: component("session"), metadata: component("metadata"), delivery: component("delivery"), input: component("input"))
+        (deliveries, deliveriesInput) = AsyncStream.makeStream()
+        (drained, drainedInput) = AsyncStream.makeStream()
+        (stopRequests, stopInput) = AsyncStream.makeStream()
+    }
+
+    // MARK: Running
+
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.superviseSessions() }
+            group.addTask { await self.deliverBeacons() }
+            group.addTask {
+                try? await gracefulShutdown()
+                self.stop()
+            }
+            if let mediaURL = configuration.mediaURL { requestSession(mediaURL) }
+            for await _ in stopRequests { break }
+            beginDrain()
+            await waitForDeliveries()
+            group.cancelAll()
+        }
+    }
+
+    /// Ends the daemon as a graceful shutdown would: stop sessions, drain beacons, return from `run()`.
+    public nonisolated func stop() {
+        stopInput.yield()
+    }
+
+    private func beginDrain() {
+        guard !draining else { return }
+        draining = true
+        logs.session.info("draining: \(inFlight) beacon deliveries in flight")
+        endSession()
+        supervisorWaiter?.resume(returning: nil)
+        supervisorWaiter = nil
+        deliveriesInput.finish()
+        if inFlight == 0 { drainedInput.finish() }
+    }
+
+    private func waitForDeliveries() async {
+        let timeout = configuration.drainTimeout
+        let finished = await withTaskGroup(of: Bool.self) { race in
+            race.addTask {
+                for await _ in self.drained {}
+                return true
+            }
+            race.addTask { [clock] in
+                try? await clock.sleep(for: timeout)
+                return false
+            }
+            let first = await race.next() ?? true
+            race.cancelAll()
+            return first
+        }
+        if !finished {
+            logs.session.warning("drain timeout: cancelling \(inFlight) beacon deliveries still in flight")
+        }
+    }
+
+    // MARK: Sessions
+
+    private func requestSession(_ mediaURL: String) {
+        endSession()
+        wantedSession = (mediaURL, generation)
+        if let waiter = supervisorWaiter {
+            supervisorWaiter = nil
+            waiter.resume(returning: wantedSession)
+            wantedSession = nil
+        }
+    }
+
+    /// Ends the current session (or init) and wakes its supervisor; in-flight beacons go on.
+    private func endSession() {
+        generation += 1
+        if let session { logs.session.info("session ended sessionId=\(session.endpoints.sessionId ?? "-")") }
+        session = nil
+        initializingURL = nil
+        sessionError = nil
+        wantedSession = nil
+        for waiters in loadWaiters.values {
+            for waiter in waiters { waiter.resume(returning: .failure(SessionInitError(reason: "session replaced or ended before it was ready"))) }
+        }
+        loadWaiters = [:]
+        sessionEndWaiter?.resume()
+        sessionEndWaiter = nil
+    }
+
+    private func nextWantedSession() async -> (mediaURL: String, generation: Int)? {
+        if draining { return nil }
+        if let wanted = wantedSession {
+            wantedSession = nil
+            return wanted
+        }
+        return await withCheckedContinuation { supervisorWaiter = $0 }
+    }
+
+    private func waitForSessionEnd(_ sessionGeneration: Int) async {
+        guard sessionGeneration == generation, !draining else { return }
+        await withCheckedContinuation { sessionEndWaiter = $0 }
+    }
+
+    private func superviseSessions() async {
+        while let wanted = await nextWantedSession() {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.runSession(mediaURL: wanted.mediaURL, generation: wanted.generation) }
+                await waitForSessionEnd(wanted.generation)
+                group.cancelAll()
+            }
+        }
+    }
+
+    private func runSession(mediaURL: String, generation sessionGeneration: Int) async {
+        initializingURL = mediaURL
+        logs.session.info("session starting mediaUrl=\(mediaURL)")
+        let endpoints: SessionEndpoints
+        if let trackingURL = configuration.trackingURL {
+            endpoints = SessionEndpoints(
+                mediaUrl: mediaURL, manifestUrl: mediaURL, trackingUrl: trackingURL,
+                sessionId: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL))
+        } else {
+            do {
+                endpoints = try await SessionInitializer(client: client).start(mediaURL: mediaURL)
+            } catch {
+                guard sessionGeneration == generation else { return }
+                initializingURL = nil
+                sessionError = error.reason
+                lastError = "session init: \(error.reason)"
+                logs.session.error("session init failed mediaUrl=\(mediaURL) reason=\"\(error.reason)\"")
+                resolveLoadWaiters(sessionGeneration, with: .failure(error))
+                notify(.sessionFailed(mediaURL: mediaURL, reason: error.reason))
+                return
+            }
+        }
+        guard sessionGeneration == generation else { return }
+        initializingURL = nil
+        session = ActiveSession(
+            endpoints: endpoints, tracking: TrackingSession(retention: configuration.retention.milliseconds), generation: sessionGeneration)
+        logs.session.info(
+            "session ready sessionId=\(endpoints.sessionId ?? "-") manifestUrl=\(endpoints.manifestUrl) trackingUrl=\(endpoints.trackingUrl)")
+        announce(Self.announcement(endpoints))
+        resolveLoadWaiters(sessionGeneration, with: .success(endpoints))
+        notify(.sessionReady(endpoints))
+        while !Task.isCancelled, sessionGeneration == generation {
+            await refreshMetadata(trackingURL: endpoints.trackingUrl, generation: sessionGeneration)
+            do { try await clock.sleep(for: configuration.metadataInterval) } catch { return }
+        }
+    }
+
+    private func resolveLoadWaiters(_ sessionGeneration: Int, with result: Result<SessionEndpoints, SessionInitError>) {
+        for waiter in loadWaiters.removeValue(forKey: sessionGeneration) ?? [] { waiter.resume(returning: result) }
+    }
+
+    /// The JSON line that hands the session to the player.
+    static func announcement(_ endpoints: SessionEndpoints) -> String {
+        struct Announcement: Encodable {
+            var manifestUrl: String
+            var trackingUrl: String
+            var sessionId: String?
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(manifestUrl, forKey: .manifestUrl)
+                try container.encode(trackingUrl, forKey: .trackingUrl)
+                try container.encode(sessionId, forKey: .sessionId)
+            }
+            enum CodingKeys: String, CodingKey { case manifestUrl, trackingUrl, sessionId }
+        }
+        let value = Announcement(manifestUrl: endpoints.manifestUrl, trackingUrl: endpoints.trackingUrl, sessionId: endpoints.sessionId)
+        return String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+    }
+
+    // MARK: Metadata
+
+    private func refreshMetadata(trackingURL: String, generation sessionGeneration: Int) async {
+        counters.metadataFetches += 1
+        let response: HTTPClientResponse
+        do {
+            response = try await client.send(HTTPClientRequest(url: trackingURL, maxResponseBytes: configuration.maxMetadataBytes))
+        } catch {
+            guard error != .cancelled else { return }
+            metadataFailed(error.description)
+            return
+        }
+        guard sessionGeneration == generation, var current = session else { return }
+        guard response.isSuccess else {
+            metadataFailed("HTTP \(response.status)")
+            return
+        }
+        // Most refreshes repeat the last body: comparing bytes is far cheaper than decoding.
+        if response.body == current.lastMetadataBody { return }
+        let document: MetadataDocument
+        do {
+            document = try MetadataDocument.decode(response.body)
+        } catch {
+            metadataFailed("rejected: \(error.reason)")
+            return
+        }
+        current.lastMetadataBody = response.body
+        let firings = current.tracking.apply(document)
+        session = current
+        logs.metadata.info(
+            "metadata refreshed adBreaks=\(document.pods.count) dataRange=\(UTCTime.format(document.dataRange.start))..\(UTCTime.format(document.dataRange.end)) bytes=\(response.body.count)")
+        notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange))
+        dispatch(firings, generation: sessionGeneration)
+    }
+
+    private func metadataFailed(_ reason: String) {
+        counters.metadataErrors += 1
+        lastError = "metadata: \(reason)"
+        logs.metadata.warning("metadata refresh failed, keeping previous state reason=\"\(reason)\"")
+    }
+
+    // MARK: Input
+
+    /// Handles one input line; returns the reply for the sender, if the line asks for one.
+    public func handle(_ line: RawLine) async -> String? {
+        switch line {
+        case .unreadable(let rejection):
+            return refuse(rejection.description, excerpt: nil)
+        case .text(let text):
+            switch LineParser.parse(text) {
+            case .failure(let error): return refuse(error.reason, excerpt: text)
+            case .success(let command): return await execute(command)
+            }
+        }
+    }
+
+    private func refuse(_ reason: String, excerpt: String?) -> String {
+        counters.badLines += 1
+        let shown = excerpt.map { " line=\"\(Self.printable($0))\"" } ?? ""
+        logs.input.warning("bad input line ignored reason=\"\(reason)\"\(shown)")
+        return Self.errorReply(reason)
+    }
+
+    private func execute(_ command: InputCommand) async -> String? {
+        switch command {
+        case .playhead(let tick):
+            counters.ticks += 1
+            guard var current = session else { return nil }
+            let firings = current.tracking.observe(tick, arrivalTime: now())
+            session = current
+            dispatch(firings, generation: current.generation)
+        case .player(let event):
+            guard var current = session else { return nil }
+            let firings = current.tracking.observe(event)
+            session = current
+            dispatch(firings, generation: current.generation)
+        case .user(let action):
+            guard var current = session else { return nil }
+            let firings = current.tracking.observe(action)
+            session = current
+            dispatch(firings, generation: current.generation)
+        case .load(let mediaURL):
+            return await load(mediaURL)
+        case .unload:
+            if session != nil || initializingURL != nil { logs.session.info("unload") }
+            endSession()
+        case .status:
+            return statusReport().jsonLine()
+        }
+        return nil
+    }
+
+    private func load(_ mediaURL: String) async -> String {
+        guard !draining else { return Self.errorReply("shutting down") }
+        requestSession(mediaURL)
+        let waitingFor = generation
+        let result = await withCheckedContinuation { loadWaiters[waitingFor, default: []].append($0) }
+        switch result {
+        case .success(let endpoints): return Self.announcement(endpoints)
+        case .failure(let error): return Self.errorReply(error.reason)
+        }
+    }
+
+    static func errorReply(_ reason: String) -> String {
+        struct Reply: Encodable { var error: String }
+        return String(decoding: (try? JSONEncoder().encode(Reply(error: reason))) ?? Data(), as: UTF8.self)
+    }
+
+    /// A line as it may be logged: bounded, control characters escaped.
+    static func printable(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars.prefix(120) {
+            shown += scalar.value < 0x20 || scalar == "\"" || scalar == "\\" ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        return text.unicodeScalars.count > 120 ? shown + "…" : shown
+    }
+
+    // MARK: Delivery
+
+    private func dispatch(_ firings: [Firing], generation sessionGeneration: Int) {
+        for firing in firings {
+            inFlight += 1
+            logs.delivery.debug("firing event=\(firing.event) ad=\(firing.adID) adBreak=\(firing.podID) urls=\(firing.signalingUrls.count)")
+            deliveriesInput.yield(PendingDelivery(firing: firing, generation: sessionGeneration))
+        }
+    }
+
+    private func deliverBeacons() async {
+        await withDiscardingTaskGroup { group in
+            for await delivery in deliveries {
+                group.addTask {
+                    let results = await self.sender.send(delivery.firing)
+                    await self.record(results, of: delivery)
+                }
+            }
+        }
+    }
+
+    private func record(_ results: [BeaconSender.Result], of delivery: PendingDelivery) {
+        inFlight -= 1
+        let firing = delivery.firing
+        let state: ReportingState = results.allSatisfy(\.isSuccess) ? .done : .failed
+        if var current = session, current.generation == delivery.generation {
+            current.tracking.record(state, for: firing.reference)
+            session = current
+        }
+        for result in results {
+            let subject = "adBreak=\(firing.podID) ad=\(firing.adID) event=\(firing.event) url=\(result.url)"
+            switch result.outcome {
+            case .answered(let status):
+                if result.isSuccess {
+                    counters.beaconsSent += 1
+                    logs.delivery.info("beacon sent \(subject) status=\(status) latency_ms=\(result.latencyMilliseconds)")
+                } else {
+                    counters.beaconsFailed += 1
+                    logs.delivery.warning("beacon failed \(subject) status=\(status) latency_ms=\(result.latencyMilliseconds)")
+                }
+            case .failed(let reason):
+                counters.beaconsFailed += 1
+                logs.delivery.warning("beacon failed \(subject) reason=\"\(reason)\"")
+            case .refused(let reason):
+                counters.beaconsFailed += 1
+                logs.delivery.warning("beacon refused \(subject) reason=\"\(reason)\"")
+            case .notSent:
+                logs.delivery.info("beacon not sent (quiet) \(subject)")
+            }
+        }
+        notify(.beaconsDelivered(firing, results: results, state: state))
+        if draining && inFlight == 0 { drainedInput.finish() }
+    }
+
+    // MARK: Status
+
+    /// Everything the daemon knows and did, as `status` shows it.
+    public func statusReport() -> StatusReport {
+        let state: String
+        if let session {
+            state = session.tracking.judge.state.rawValue
+        } else if initializingURL != nil {
+            state = "initializing"
+        } else if sessionError != nil {
+            state = "error"
+        } else {
+            state = "idle"
+        }
+        return StatusReport(
+            version: configuration.version, state: state, session: session?.endpoints,
+            playhead: session?.tracking.judge.lastPlayhead, dataRange: session?.tracking.dataRange,
+            adBreaks: session?.tracking.schedule.pods ?? [], counters: counters, lastError: sessionError ?? lastError)
+    }
+}

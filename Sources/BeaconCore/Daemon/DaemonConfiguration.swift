@@ -1,0 +1,30 @@
+/// How `beaconctl run` behaves; every field has the default the CLI documents.
+public struct DaemonConfiguration: Sendable, Equatable {
+    /// Start a session for this stream at once; without it the daemon idles until `load`.
+    public var mediaURL: String?
+    /// Poll this metadata URL and skip session init.
+    public var trackingURL: String?
+    public var metadataInterval: Duration = .seconds(2)
+    /// How long pods gone from the metadata, and played stretches, are remembered after they end.
+    public var retention: Duration = .seconds(7200)
+    /// How long in-flight beacons may take to finish at shutdown.
+    public var drainTimeout: Duration = .seconds(5)
+    /// Compute everything, send no beacon.
+    public var quiet = false
+    /// The largest metadata body accepted.
+    public var maxMetadataBytes = 8 << 20
+    /// Reported in status.
+    public var version: String
+
+    public init(version: String) {
+        self.version = version
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds.
+    public var milliseconds: Milliseconds {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

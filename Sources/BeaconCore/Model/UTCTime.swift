@@ -1,0 +1,50 @@
+/// Formats epoch milliseconds as ISO-8601 UTC (`2023-01-31T03:25:34.076Z`) with integer arithmetic,
+/// so no digit is lost to floating point and no calendar library is needed.
+public enum UTCTime {
+    public static func format(_ milliseconds: Milliseconds) -> String {
+        let days = milliseconds.floorDivided(by: 86_400_000)
+        let dayMilliseconds = milliseconds - days * 86_400_000
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let hour = dayMilliseconds / 3_600_000
+        let minute = dayMilliseconds / 60_000 % 60
+        let second = dayMilliseconds / 1000 % 60
+        let fraction = dayMilliseconds % 1000
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(fraction, 3))Z"
+    }
+
+    /// A span as `1h02m03s`, `2m05s` or `4.2s`, for countdowns.
+    public static func formatSpan(_ milliseconds: Milliseconds) -> String {
+        let sign = milliseconds < 0 ? "-" : ""
+        let total = abs(milliseconds)
+        if total < 60_000 { return "\(sign)\(total / 1000).\(total % 1000 / 100)s" }
+        let seconds = total / 1000
+        if seconds < 3600 { return "\(sign)\(seconds / 60)m\(pad(seconds % 60, 2))s" }
+        return "\(sign)\(seconds / 3600)h\(pad(seconds / 60 % 60, 2))m\(pad(seconds % 60, 2))s"
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    /// Proleptic Gregorian date of a day count since 1970-01-01.
+    private static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
+        let shifted = daysSinceEpoch + 719_468
+        let era = shifted.floorDivided(by: 146_097)
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}

@@ -1,0 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The system's wall clock in epoch milliseconds: what arrival times and live playheads are compared with.
+public enum WallClock {
+    @Sendable public static func now() -> Milliseconds {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Milliseconds(spec.tv_sec) * 1000 + Milliseconds(spec.tv_nsec) / 1_000_000
+    }
+}
