@@ -47,6 +47,26 @@ public struct MetadataDocument: Sendable, Equatable {
         return document
     }
 
+    /// The document in the metadata's wire format, as an ad-tracking service would serve it.
+    public func encodedJSON() -> String {
+        let wire = Wire.Document(
+            dataRange: dataRange,
+            adBreaks: pods.map { pod in
+                Wire.PodWire(
+                    id: pod.id, startTime: pod.startTime, duration: pod.duration,
+                    ads: pod.ads.map { ad in
+                        Wire.AdWire(
+                            id: ad.id, startTime: ad.startTime, duration: ad.duration,
+                            trackingEvents: ad.trackingEvents.map { event in
+                                Wire.EventWire(
+                                    event: event.event, startTime: event.startTime, duration: event.duration,
+                                    signalingUrls: event.signalingUrls)
+                            })
+                    })
+            })
+        return String(decoding: (try? JSONEncoder().encode(wire)) ?? Data(), as: UTF8.self)
+    }
+
     private func validate() throws(MetadataError) {
         func check(_ name: String, time: Milliseconds, duration: Milliseconds) throws(MetadataError) {
             guard time >= 0, time <= Self.latestTime else {
@@ -90,23 +110,23 @@ public struct MetadataDocument: Sendable, Equatable {
 
     /// The metadata's wire shape; optional lists default to empty.
     private enum Wire {
-        struct Document: Decodable {
+        struct Document: Codable {
             var dataRange: DataRange
             var adBreaks: [PodWire]?
         }
-        struct PodWire: Decodable {
+        struct PodWire: Codable {
             var id: String
             var startTime: Milliseconds
             var duration: Milliseconds
             var ads: [AdWire]?
         }
-        struct AdWire: Decodable {
+        struct AdWire: Codable {
             var id: String
             var startTime: Milliseconds
             var duration: Milliseconds
             var trackingEvents: [EventWire]?
         }
-        struct EventWire: Decodable {
+        struct EventWire: Codable {
             var event: TrackingEventType
             var startTime: Milliseconds
             var duration: Milliseconds

@@ -1,0 +1,101 @@
+import ArgumentParser
+import BeaconCore
+import BeaconSimulator
+import Logging
+import Synchronization
+
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Watch beaconctl work, with no network: a simulated ad service and player on loopback.",
+        discussion: """
+            Starts, in this process, a simulated ad-insertion service on 127.0.0.1 (session init, live \
+            metadata with one ad break a few seconds ahead, a beacon sink) and a simulated player that \
+            plays at 1x, pauses and mutes during the first ad. The real daemon pipeline runs against them \
+            over real HTTP and shows each beacon as it fires. Ends after the ad break, or after --duration.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Seconds to run instead of ending after the ad break.", valueName: "seconds"))
+    var duration: Double?
+
+    @Flag(help: "Also show the daemon's log lines.")
+    var verbose = false
+
+    func validate() throws {
+        if let duration, !(duration.isFinite && duration > 0 && duration <= 3600) {
+            throw ValidationError("--duration must be between 0 and 3600 seconds")
+        }
+    }
+
+    func run() async throws {
+        let logLevel: Logger.Level = verbose ? .info : .error
+        LoggingSystem.bootstrap { LineLogHandler(component: $0, logLevel: logLevel) }
+        let service = try await SimulatedAdService.start()
+        let pod = service.pod
+        let startedAt = WallClock.now()
+        let out = StandardOutput.writeLine
+        out("beaconctl demo: simulated ad-insertion service on \(service.server.baseURL)")
+        out("  ad break \(pod.id): \(pod.ads.count) ads of \(UTCTime.formatSpan(pod.ads[0].duration)), starts in \(UTCTime.formatSpan(pod.startTime - startedAt))")
+        out("  the player pauses and mutes 2 s into the first ad, resumes 1.5 s later")
+        out("")
+
+        var configuration = DaemonConfiguration(version: Beaconctl.version)
+        configuration.mediaURL = service.mediaURL
+        configuration.metadataInterval = .seconds(1)
+        let client = try CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version) demo")
+        defer { client.shutdown() }
+        let tally = Mutex<[ReportingState: Int]>([:])
+        let daemon = BeaconDaemon(
+            configuration: configuration, client: client, logger: Logger(label: "daemon"),
+            notify: { notification in
+                switch notification {
+                case .sessionReady(let endpoints):
+                    out("session ready   sessionId \(endpoints.sessionId ?? "-")")
+                    out("  manifest      \(endpoints.manifestUrl)")
+                    out("  tracking      \(endpoints.trackingUrl)")
+                    out("")
+                    out("   time  event            ad           ad break       result")
+                case .sessionFailed(_, let reason):
+                    out("session failed: \(reason)")
+                case .metadataApplied:
+                    break
+                case .beaconsDelivered(let firing, let results, let state):
+                    tally.withLock { $0[state, default: 0] += 1 }
+                    let outcome = results.map(Self.describe).joined(separator: ", ")
+                    let elapsed = UTCTime.formatSpan(WallClock.now() - startedAt)
+                    out("  \(Self.pad(elapsed, 6)) \(Self.pad(firing.event.rawValue, 16)) \(Self.pad(firing.adID, 12)) \(Self.pad(firing.podID, 14)) \(outcome)")
+                }
+            })
+        let end = duration.map { startedAt + Milliseconds($0 * 1000) } ?? pod.startTime + pod.duration + 3000
+        await withDiscardingTaskGroup { group in
+            group.addTask { await daemon.run() }
+            await SimulatedPlayer(pod: pod).play(until: end) { line in _ = await daemon.handle(.text(line)) }
+            daemon.stop()
+        }
+        let report = await daemon.statusReport()
+        await service.stop()
+        let counts = tally.withLock { $0 }
+        out("")
+        out("summary: \(counts[.done, default: 0]) tracking events done, \(counts[.failed, default: 0]) failed; "
+            + "\(report.counters.beaconsSent) beacons sent, \(service.receivedBeacons().count) received by the sink; "
+            + "\(report.counters.ticks) ticks, \(report.counters.metadataFetches) metadata fetches")
+        let unfired = report.adBreaks.flatMap(\.ads).flatMap(\.trackingEvents).filter { $0.reportingState == .idle }
+        if !unfired.isEmpty {
+            out("not fired (no matching action in this demo): " + unfired.map(\.event.rawValue).joined(separator: " "))
+        }
+    }
+
+    private static func describe(_ result: BeaconSender.Result) -> String {
+        switch result.outcome {
+        case .answered(let status): "HTTP \(status) in \(result.latencyMilliseconds) ms"
+        case .failed(let reason): "failed: \(reason)"
+        case .refused(let reason): "refused: \(reason)"
+        case .notSent: "not sent (quiet)"
+        }
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import BeaconCore
+import Logging
+import ServiceLifecycle
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the daemon: start a session, poll its metadata, fire beacons as the player plays.",
+        discussion: """
+            With --media-url a session starts at once; without it the daemon idles until a \
+            'load <media-url>' line arrives. When a session is ready, one JSON line \
+            {"manifestUrl", "trackingUrl", "sessionId"} is printed on stdout: the player must play that manifest.
+
+            Input lines, on stdin (--stdin) and on the control socket:
+              <epoch-ms> | playhead <epoch-ms> | playhead <ISO-8601> | {"playhead": ms, "at": ms, "rate": x}
+              load <media-url> | unload | play | pause | complete | seek-start | seek-end
+              buffer-start | buffer-end | rate <x>
+              mute | unmute | skip | rewind | expand | collapse | click
+              status   (replies with the status JSON)
+
+            SIGTERM, SIGINT and the end of stdin drain: in-flight beacons get --drain-timeout to finish, then exit 0.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Stream URL (HLS master playlist) to start a session for at once.", valueName: "url"))
+    var mediaUrl: String?
+
+    @Option(help: ArgumentHelp("Metadata URL to poll, skipping session init (needs --media-url).", valueName: "url"))
+    var trackingUrl: String?
+
+    @Flag(name: .customLong("stdin"), help: "Read input lines from standard input; its end drains and exits.")
+    var readStandardInput = false
+
+    @OptionGroup var socket: SocketOption
+
+    @Option(help: ArgumentHelp("Seconds between metadata requests.", valueName: "seconds"))
+    var metadataInterval: Double = 2
+
+    @Option(help: ArgumentHelp("Seconds to remember pods gone from the metadata, after they end.", valueName: "seconds"))
+    var retention: Double = 7200
+
+    @Option(help: ArgumentHelp("Seconds in-flight beacons may take to finish at shutdown.", valueName: "seconds"))
+    var drainTimeout: Double = 5
+
+    @Flag(help: "Compute everything but send no beacon (events become done, logged as not sent).")
+    var quiet = false
+
+    func validate() throws {
+        for (name, value) in [("--metadata-interval", metadataInterval), ("--retention", retention), ("--drain-timeout", drainTimeout)] {
+            guard value.isFinite, value > 0, value <= 86_400 * 7 else {
+                throw ValidationError("\(name) must be a number of seconds above 0 and at most a week")
+            }
+        }
+        if trackingUrl != nil && mediaUrl == nil {
+            throw ValidationError("--tracking-url needs --media-url (the stream the player plays)")
+        }
+        for url in [mediaUrl, trackingUrl].compactMap({ $0 }) where BeaconSender.refusal(of: url) != nil {
+            throw ValidationError("'\(url)' is not an http or https URL")
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { LineLogHandler(component: $0) }
+        let logger = Logger(label: "daemon")
+        var configuration = DaemonConfiguration(version: Beaconctl.version)
+        configuration.mediaURL = mediaUrl
+        configuration.trackingURL = trackingUrl
+        configuration.metadataInterval = .milliseconds(Int64(metadataInterval * 1000))
+        configuration.retention = .milliseconds(Int64(retention * 1000))
+        configuration.drainTimeout = .milliseconds(Int64(drainTimeout * 1000))
+        configuration.quiet = quiet
+
+        let client = try CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version)")
+        defer { client.shutdown() }
+        let daemon = BeaconDaemon(configuration: configuration, client: client, logger: logger, announce: StandardOutput.writeLine)
+        let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
+        try await controlSocket.bind()
+        logger.info("listening on control socket path=\(socket.path)")
+
+        var services = [
+            ServiceGroupConfiguration.ServiceConfiguration(service: daemon, serviceName: "daemon"),
+            .init(service: ControlSocketService(server: controlSocket), serviceName: "control-socket"),
+        ]
+        if readStandardInput {
+            services.append(.init(service: StandardInputService(daemon: daemon), serviceName: "stdin"))
+        }
+        var groupLogger = Logger(label: "lifecycle")
+        groupLogger.logLevel = .warning
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: groupLogger))
+        try await group.run()
+    }
+}
+
+/// Serves the control socket until graceful shutdown.
+struct ControlSocketService: Service {
+    let server: ControlSocketServer
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await server.run() }
+    }
+}
+
+/// Feeds standard input to the daemon; its end ends the service, which shuts the group down gracefully.
+/// Replies are dropped: a session's JSON line reaches stdout anyway and refusals are logged.
+struct StandardInputService: Service {
+    let daemon: BeaconDaemon
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            try await StandardInputLines().run { line in _ = await daemon.handle(line) }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import BeaconCore
+
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show what the running daemon knows and did.",
+        discussion: """
+            The human view shows the session URLs, the state, the playhead (UTC), the time to the next ad \
+            break, the data range, and every ad break, ad and tracking event with its reporting state \
+            (idle, connecting, done, failed). --json prints the status document, one line.
+            Exits 1 when no daemon listens on the socket.
+            """
+    )
+
+    @OptionGroup var socket: SocketOption
+
+    @Flag(help: "Print the status document as JSON.")
+    var json = false
+
+    func run() async throws {
+        let reply = try await DaemonConnection.request("status", socketPath: socket.path)
+        if json {
+            StandardOutput.writeLine(reply)
+            return
+        }
+        let report: StatusReport
+        do {
+            report = try StatusReport.decode(jsonLine: reply)
+        } catch {
+            StandardOutput.writeError("beaconctl: the daemon's status could not be read: \(reply.prefix(200))")
+            throw ExitCode(1)
+        }
+        if report.apiLevel != StatusReport.currentAPILevel {
+            StandardOutput.writeError(
+                "beaconctl: warning: the daemon speaks API level \(report.apiLevel), this beaconctl \(StatusReport.currentAPILevel)")
+        }
+        StandardOutput.writeLine(StatusView.render(report))
+    }
+}
+
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send one input line to the running daemon and print its reply, if any.",
+        discussion: """
+            The same lines as on stdin, e.g. 'beaconctl send load https://example.com/live/master.m3u8' \
+            (prints the session's JSON line once it is ready), 'beaconctl send pause', 'beaconctl send playhead 1675135534076'.
+            """
+    )
+
+    @OptionGroup var socket: SocketOption
+
+    @Argument(help: "The line, as words.")
+    var words: [String]
+
+    func run() async throws {
+        let line = words.joined(separator: " ")
+        let reply = try await DaemonConnection.request(line, socketPath: socket.path, expectsReply: line.hasPrefix("load ") || line == "status")
+        if !reply.isEmpty { StandardOutput.writeLine(reply) }
+        if reply.hasPrefix("{\"error\"") { throw ExitCode(1) }
+    }
+}

@@ -1,2 +1,0 @@
-import BeaconCore
-print("beaconctl")

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages beaconctl builds against, only when they are missing.
+set -euo pipefail
+
+missing=()
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+if ! pkg-config --exists libcurl 2>/dev/null; then
+    missing+=(libcurl4-openssl-dev)
+fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "need root or sudo to install ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
