@@ -13,6 +13,7 @@ import Synchronization
 public final class LoopbackHTTPServer: Sendable {
     /// One complete request as it arrived.
     public struct Request: Sendable {
+        /// The method as sent, e.g. `GET`.
         public var method: String
         /// The request target as sent, e.g. `/track?e=start`.
         public var uri: String
@@ -20,11 +21,13 @@ public final class LoopbackHTTPServer: Sendable {
         public var path: String
         /// The part after `?`, or `nil` when there is none.
         public var query: String?
+        /// Header fields in arrival order.
         public var headers: [(name: String, value: String)]
         public var body: [UInt8]
         /// When the request head arrived.
         public var receivedAt: ContinuousClock.Instant
 
+        /// Splits `uri` into ``path`` and ``query``.
         public init(
             method: String, uri: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
             receivedAt: ContinuousClock.Instant = .now
@@ -62,6 +65,7 @@ public final class LoopbackHTTPServer: Sendable {
         /// streaming server does, so the client cannot know the size in advance.
         public var chunked: Bool
 
+        /// A response; an empty 200 by default.
         public init(
             status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [], chunked: Bool = false
         ) {
@@ -71,10 +75,12 @@ public final class LoopbackHTTPServer: Sendable {
             self.chunked = chunked
         }
 
+        /// `json` as the body, with `Content-Type: application/json`.
         public static func json(_ json: String, status: Int = 200) -> Response {
             Response(status: status, headers: [("Content-Type", "application/json")], body: Array(json.utf8))
         }
 
+        /// `text` as a UTF-8 plain-text body.
         public static func text(_ text: String, status: Int = 200) -> Response {
             Response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
         }
@@ -84,6 +90,7 @@ public final class LoopbackHTTPServer: Sendable {
             Response(status: status)
         }
 
+        /// A redirect to `location` (absolute, or relative to the request).
         public static func redirect(to location: String, status: Int = 302) -> Response {
             Response(status: status, headers: [("Location", location)])
         }
@@ -104,10 +111,12 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 
+    /// Answers one request; runs concurrently for concurrent requests.
     public typealias Handler = @Sendable (Request) async -> Response
 
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
+    /// The address bound, as given to ``start(host:port:handler:)``.
     public let host: String
     /// The bound port; the one the system chose when started with port 0.
     public let port: Int

@@ -26,6 +26,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         /// The `User-Agent` header, e.g. `beaconctl/1.0`; `nil` sends none.
         public var userAgent: String?
 
+        /// Defaults: 5 s to connect, 10 s in total, 5 redirects, 6 connections per host, 32 in all.
         public init(
             connectTimeout: Duration = .seconds(5),
             totalTimeout: Duration = .seconds(10),
@@ -46,6 +47,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// The schemes accepted for requests and redirects.
     static let allowedSchemes: Set<String> = ["http", "https"]
 
+    /// The settings this client was created with.
     public let configuration: Configuration
     private let loop: CurlMultiLoop
 

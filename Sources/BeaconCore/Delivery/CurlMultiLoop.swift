@@ -54,10 +54,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         self.multi = multi
         guard multi != nil, startThread() else {
             if let multi { curl_multi_cleanup(multi) }
-            inbox.withLock {
-                $0.stopRequested = true
-                $0.finished = true
-            }
+            // Finished without having stopped: requests fail as "could not be initialised".
+            inbox.withLock { $0.finished = true }
             return
         }
     }
