@@ -1,0 +1,125 @@
+/// An `HTTPClient` on libcurl's multi interface.
+///
+/// One dedicated thread owns the libcurl multi handle and drives every transfer, so
+/// connections are cached and reused across requests. Callers hand a transfer to that
+/// thread and await its result; cancelling the awaiting task removes the transfer.
+///
+/// Policy: only `http` and `https`, for the request and for every redirect; at most
+/// ``Configuration/maxRedirects`` redirects; connect and total timeouts; a cap on the
+/// kept response body (see ``HTTPClientRequest/maxResponseBytes``).
+///
+/// Call ``shutdown()`` when done; dropping the last reference also stops the thread,
+/// without waiting for it.
+public final class CurlHTTPClient: HTTPClient, Sendable {
+    /// Limits and identity applied to every request this client sends.
+    public struct Configuration: Sendable, Equatable {
+        /// Longest wait for a TCP (and TLS) connection to be established.
+        public var connectTimeout: Duration
+        /// Longest time for a whole request, redirects included.
+        public var totalTimeout: Duration
+        /// Redirects followed before the request fails with `.tooManyRedirects`.
+        public var maxRedirects: Int
+        /// Connections open at once to one host; further transfers queue for one.
+        public var maxConnectionsPerHost: Int
+        /// Connections open at once in total; also the size of the connection cache.
+        public var maxTotalConnections: Int
+        /// The `User-Agent` header, e.g. `beaconctl/1.0`; `nil` sends none.
+        public var userAgent: String?
+
+        /// Defaults: 5 s to connect, 10 s in total, 5 redirects, 6 connections per host, 32 in all.
+        public init(
+            connectTimeout: Duration = .seconds(5),
+            totalTimeout: Duration = .seconds(10),
+            maxRedirects: Int = 5,
+            maxConnectionsPerHost: Int = 6,
+            maxTotalConnections: Int = 32,
+            userAgent: String? = "beaconctl"
+        ) {
+            self.connectTimeout = connectTimeout
+            self.totalTimeout = totalTimeout
+            self.maxRedirects = maxRedirects
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.maxTotalConnections = maxTotalConnections
+            self.userAgent = userAgent
+        }
+    }
+
+    /// The schemes accepted for requests and redirects.
+    static let allowedSchemes: Set<String> = ["http", "https"]
+
+    /// The settings this client was created with.
+    public let configuration: Configuration
+    private let loop: CurlMultiLoop
+
+    /// Starts the transfer thread. If libcurl cannot be set up, every request fails
+    /// with `.connectionFailed` rather than the initializer trapping or throwing.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.loop = CurlMultiLoop(configuration: configuration)
+    }
+
+    /// Shorthand for the common settings.
+    public convenience init(
+        connectTimeout: Duration = .seconds(5),
+        totalTimeout: Duration = .seconds(10),
+        userAgent: String? = "beaconctl"
+    ) {
+        self.init(
+            configuration: Configuration(
+                connectTimeout: connectTimeout, totalTimeout: totalTimeout, userAgent: userAgent))
+    }
+
+    deinit {
+        // The thread holds its own reference to the loop; tell it to end.
+        loop.requestStop()
+    }
+
+    /// Sends one request and returns the last response after redirects.
+    ///
+    /// Any HTTP status is a response, not an error. Throws `.cancelled` if the calling
+    /// task is cancelled or the client is shut down before the response is complete.
+    public func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+        // Checked here as well as by curl, so a bad scheme never reaches the network code.
+        guard let scheme = Self.scheme(of: request.url) else {
+            throw .invalidURL(Self.redacted(request.url))
+        }
+        guard Self.allowedSchemes.contains(scheme) else {
+            throw .unsupportedScheme(scheme)
+        }
+        let start = ContinuousClock.now
+        let id = loop.makeTransferID()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                loop.submit(id: id, request: request, start: start, continuation: continuation)
+            }
+        } onCancel: {
+            loop.cancel(id: id)
+        }
+        return try result.get()
+    }
+
+    /// Fails pending requests with `.cancelled`, closes all connections and waits for
+    /// the transfer thread to end. Requests sent afterwards fail with `.cancelled`.
+    public func shutdown() async {
+        await loop.stop()
+    }
+
+    /// The lowercased scheme of `url` per RFC 3986, or `nil` if it has none.
+    static func scheme(of url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        let scheme = url[..<colon]
+        guard let first = scheme.unicodeScalars.first, first.isASCIILetter else { return nil }
+        let valid = scheme.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || "+-.".unicodeScalars.contains($0) }
+        return valid ? scheme.lowercased() : nil
+    }
+
+    /// The URL without query and fragment, for error text: query strings may carry tokens.
+    static func redacted(_ url: String) -> String {
+        String(url.prefix { $0 != "?" && $0 != "#" })
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

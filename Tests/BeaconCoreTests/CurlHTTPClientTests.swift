@@ -1,0 +1,315 @@
+import BeaconCore
+import BeaconSimulator
+import Synchronization
+import Testing
+
+/// Real libcurl against a real server on 127.0.0.1.
+@Suite("CurlHTTPClient against a loopback server")
+struct CurlHTTPClientTests {
+    typealias Request = LoopbackHTTPServer.Request
+    typealias Response = LoopbackHTTPServer.Response
+
+    /// Requests the server saw, in order.
+    final class Recorder: Sendable {
+        private let storage = Mutex<[Request]>([])
+        func record(_ request: Request) { storage.withLock { $0.append(request) } }
+        var requests: [Request] { storage.withLock { $0 } }
+    }
+
+    /// Runs `body` with a started server and client, and always stops both.
+    func withServer(
+        configuration: CurlHTTPClient.Configuration = CurlHTTPClient.Configuration(
+            connectTimeout: .seconds(2), totalTimeout: .seconds(5), userAgent: "beaconctl/test"),
+        handler: @escaping LoopbackHTTPServer.Handler,
+        _ body: (LoopbackHTTPServer, CurlHTTPClient, Recorder) async throws -> Void
+    ) async throws {
+        let recorder = Recorder()
+        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0) { request in
+            recorder.record(request)
+            return await handler(request)
+        }
+        let client = CurlHTTPClient(configuration: configuration)
+        do {
+            try await body(server, client, recorder)
+        } catch {
+            await client.shutdown()
+            await server.stop()
+            throw error
+        }
+        await client.shutdown()
+        await server.stop()
+    }
+
+    func get(_ url: String, maxResponseBytes: Int = 1 << 20) -> HTTPClientRequest {
+        HTTPClientRequest(method: .get, url: url, maxResponseBytes: maxResponseBytes)
+    }
+
+    @Test func getReturnsStatusBodyAndFinalURL() async throws {
+        try await withServer(handler: { _ in .text("hello beacon") }) { server, client, recorder in
+            let response = try await client.send(get(server.baseURL + "/hello?x=1"))
+            #expect(response.status == 200)
+            #expect(response.isSuccess)
+            #expect(String(decoding: response.body, as: UTF8.self) == "hello beacon")
+            #expect(response.finalURL == server.baseURL + "/hello?x=1")
+            #expect(response.latencyMilliseconds >= 0)
+            #expect(response.latencyMilliseconds < 5000)
+            let seen = try #require(recorder.requests.first)
+            #expect(seen.method == "GET")
+            #expect(seen.path == "/hello")
+            #expect(seen.query == "x=1")
+            #expect(seen.header("User-Agent") == "beaconctl/test")
+        }
+    }
+
+    @Test func postSendsMethodBodyAndHeaders() async throws {
+        try await withServer(handler: { _ in .status(204) }) { server, client, recorder in
+            let payload = Array(#"{"event":"impression"}"#.utf8)
+            let response = try await client.send(
+                HTTPClientRequest(
+                    method: .post, url: server.baseURL + "/session",
+                    headers: [(name: "Content-Type", value: "application/json"), (name: "X-Beacon", value: "42")],
+                    body: payload, maxResponseBytes: 1024))
+            #expect(response.status == 204)
+            let seen = try #require(recorder.requests.first)
+            #expect(seen.method == "POST")
+            #expect(seen.body == payload)
+            #expect(seen.header("Content-Type") == "application/json")
+            #expect(seen.header("X-Beacon") == "42")
+            #expect(seen.header("Expect") == nil)
+        }
+    }
+
+    @Test func postWithEmptyBodyIsStillAPost() async throws {
+        try await withServer(handler: { _ in .status(200) }) { server, client, recorder in
+            let response = try await client.send(
+                HTTPClientRequest(method: .post, url: server.baseURL + "/ping", maxResponseBytes: 0))
+            #expect(response.status == 200)
+            let seen = try #require(recorder.requests.first)
+            #expect(seen.method == "POST")
+            #expect(seen.body.isEmpty)
+            #expect(seen.header("Content-Length") == "0")
+        }
+    }
+
+    @Test(arguments: [404, 500])
+    func errorStatusesAreResponses(status: Int) async throws {
+        try await withServer(handler: { _ in .text("nope", status: status) }) { server, client, _ in
+            let response = try await client.send(get(server.baseURL + "/missing"))
+            #expect(response.status == status)
+            #expect(!response.isSuccess)
+            #expect(String(decoding: response.body, as: UTF8.self) == "nope")
+        }
+    }
+
+    /// `/hop/N` redirects to `/hop/N-1`; `/hop/0` answers 200.
+    static let hops: LoopbackHTTPServer.Handler = { request in
+        guard request.path.hasPrefix("/hop/"), let n = Int(request.path.dropFirst(5)) else { return .status(404) }
+        return n == 0 ? .text("arrived") : .redirect(to: "/hop/\(n - 1)")
+    }
+
+    @Test func followsARedirectChain() async throws {
+        try await withServer(handler: Self.hops) { server, client, recorder in
+            let response = try await client.send(get(server.baseURL + "/hop/3"))
+            #expect(response.status == 200)
+            #expect(response.finalURL == server.baseURL + "/hop/0")
+            #expect(String(decoding: response.body, as: UTF8.self) == "arrived")
+            #expect(recorder.requests.map(\.path) == ["/hop/3", "/hop/2", "/hop/1", "/hop/0"])
+        }
+    }
+
+    @Test func followsAtMostFiveRedirects() async throws {
+        try await withServer(handler: Self.hops) { server, client, _ in
+            let five = try await client.send(get(server.baseURL + "/hop/5"))
+            #expect(five.status == 200)
+            await #expect(throws: HTTPClientError.tooManyRedirects) {
+                try await client.send(get(server.baseURL + "/hop/6"))
+            }
+        }
+    }
+
+    @Test func redirectLoopFailsWithTooManyRedirects() async throws {
+        try await withServer(handler: { request in
+            .redirect(to: request.path == "/a" ? "/b" : "/a")
+        }) { server, client, recorder in
+            await #expect(throws: HTTPClientError.tooManyRedirects) {
+                try await client.send(get(server.baseURL + "/a"))
+            }
+            #expect(recorder.requests.count == 6)
+        }
+    }
+
+    @Test func nonHTTPSchemesFailBeforeAnyRequest() async throws {
+        try await withServer(handler: { _ in .text("should not be reached") }) { server, client, recorder in
+            await #expect(throws: HTTPClientError.unsupportedScheme("file")) {
+                try await client.send(get("file:///etc/passwd"))
+            }
+            await #expect(throws: HTTPClientError.unsupportedScheme("dict")) {
+                try await client.send(get("dict://127.0.0.1:\(server.port)/"))
+            }
+            await #expect(throws: HTTPClientError.unsupportedScheme("ftp")) {
+                try await client.send(get("FTP://127.0.0.1:\(server.port)/"))
+            }
+            await #expect(throws: HTTPClientError.unsupportedScheme("gopher")) {
+                try await client.send(get("gopher://127.0.0.1:\(server.port)/"))
+            }
+            await #expect(throws: HTTPClientError.invalidURL("no-scheme-here")) {
+                try await client.send(get("no-scheme-here?token=secret"))
+            }
+            #expect(recorder.requests.isEmpty)
+            #expect(server.connectionsAccepted == 0)
+        }
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "dict://127.0.0.1/"])
+    func redirectToNonHTTPSchemeIsRefused(target: String) async throws {
+        try await withServer(handler: { _ in .redirect(to: target) }) { server, client, recorder in
+            let scheme = String(target.prefix { $0 != ":" })
+            await #expect(throws: HTTPClientError.unsupportedScheme(scheme)) {
+                try await client.send(get(server.baseURL + "/jump"))
+            }
+            #expect(recorder.requests.count == 1)
+        }
+    }
+
+    @Test func serverThatNeverAnswersTimesOut() async throws {
+        let configuration = CurlHTTPClient.Configuration(connectTimeout: .seconds(2), totalTimeout: .milliseconds(500))
+        try await withServer(configuration: configuration, handler: { _ in await .noAnswer() }) { server, client, _ in
+            let clock = ContinuousClock()
+            let started = clock.now
+            await #expect(throws: HTTPClientError.timedOut) {
+                try await client.send(get(server.baseURL + "/silent"))
+            }
+            let elapsed = started.duration(to: clock.now)
+            #expect(elapsed >= .milliseconds(450))
+            #expect(elapsed < .seconds(2))
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func bodyOverTheCapFails(chunked: Bool) async throws {
+        let big = [UInt8](repeating: 0x61, count: 10_000)
+        try await withServer(handler: { request in
+            request.path == "/exact"
+                ? Response(body: Array(big.prefix(100)), chunked: chunked)
+                : Response(body: big, chunked: chunked)
+        }) { server, client, _ in
+            await #expect(throws: HTTPClientError.responseTooLarge(limit: 100)) {
+                try await client.send(get(server.baseURL + "/big", maxResponseBytes: 100))
+            }
+            let exact = try await client.send(get(server.baseURL + "/exact", maxResponseBytes: 100))
+            #expect(exact.body.count == 100)
+        }
+    }
+
+    @Test func zeroCapDiscardsTheBody() async throws {
+        try await withServer(handler: { _ in Response(body: [UInt8](repeating: 0x62, count: 50_000)) }) {
+            server, client, _ in
+            let response = try await client.send(get(server.baseURL + "/pixel", maxResponseBytes: 0))
+            #expect(response.status == 200)
+            #expect(response.body.isEmpty)
+        }
+    }
+
+    @Test func connectionRefusedIsConnectionFailed() async throws {
+        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0) { _ in .status(200) }
+        let url = server.baseURL + "/gone?token=secret"
+        await server.stop()
+        let client = CurlHTTPClient(connectTimeout: .seconds(2), totalTimeout: .seconds(5))
+        let error = await #expect(throws: HTTPClientError.self) {
+            try await client.send(get(url))
+        }
+        await client.shutdown()
+        guard case .connectionFailed(let reason) = error else {
+            Issue.record("expected connectionFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(!reason.contains("secret"))
+    }
+
+    @Test func sequentialRequestsReuseTheConnection() async throws {
+        try await withServer(handler: { request in .text(request.path) }) { server, client, _ in
+            for index in 0..<20 {
+                let response = try await client.send(get(server.baseURL + "/seq/\(index)"))
+                #expect(String(decoding: response.body, as: UTF8.self) == "/seq/\(index)")
+            }
+            #expect(server.connectionsAccepted >= 1)
+            #expect(server.connectionsAccepted <= 2)
+        }
+    }
+
+    @Test func fiftyConcurrentRequestsAllComplete() async throws {
+        try await withServer(handler: { request in
+            await .delayed(.milliseconds(20), .text(request.path))
+        }) { server, client, recorder in
+            let bodies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                for index in 0..<50 {
+                    group.addTask {
+                        let response = try await client.send(get(server.baseURL + "/c/\(index)"))
+                        return (index, String(decoding: response.body, as: UTF8.self))
+                    }
+                }
+                var bodies: [Int: String] = [:]
+                for try await (index, body) in group { bodies[index] = body }
+                return bodies
+            }
+            #expect(bodies.count == 50)
+            #expect(bodies.allSatisfy { $0.value == "/c/\($0.key)" })
+            #expect(recorder.requests.count == 50)
+            // The per-host cap of 6 connections holds.
+            #expect(server.connectionsAccepted <= 6)
+        }
+    }
+
+    @Test func cancellingTheCallerEndsWithCancelled() async throws {
+        try await withServer(handler: { _ in await .noAnswer() }) { server, client, recorder in
+            let request = get(server.baseURL + "/hang")
+            let task = Task { () async throws(HTTPClientError) -> HTTPClientResponse in
+                try await client.send(request)
+            }
+            // Wait until the request reached the server, so the transfer is in flight.
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: .seconds(3))
+            while recorder.requests.isEmpty && clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(recorder.requests.count == 1)
+            let cancelledAt = clock.now
+            task.cancel()
+            let result = await task.result
+            #expect(cancelledAt.duration(to: clock.now) < .milliseconds(500))
+            #expect(throws: HTTPClientError.cancelled) { try result.get() }
+        }
+    }
+
+    @Test func cancelledBeforeSendingNeverStarts() async throws {
+        try await withServer(handler: { _ in .status(200) }) { server, client, recorder in
+            let request = get(server.baseURL + "/never")
+            let task = Task { () async throws(HTTPClientError) -> HTTPClientResponse in
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await client.send(request)
+            }
+            await #expect(throws: HTTPClientError.cancelled) { try await task.result.get() }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(recorder.requests.isEmpty)
+        }
+    }
+
+    @Test func shutdownFailsPendingAndLaterRequests() async throws {
+        try await withServer(handler: { _ in await .noAnswer() }) { server, client, recorder in
+            let request = get(server.baseURL + "/hang")
+            let task = Task { () async throws(HTTPClientError) -> HTTPClientResponse in
+                try await client.send(request)
+            }
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: .seconds(3))
+            while recorder.requests.isEmpty && clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            await client.shutdown()
+            await #expect(throws: HTTPClientError.cancelled) { try await task.result.get() }
+            await #expect(throws: HTTPClientError.cancelled) {
+                try await client.send(request)
+            }
+        }
+    }
+}
