@@ -43,8 +43,7 @@ struct DemoCommand: AsyncParsableCommand {
         var configuration = DaemonConfiguration(version: Beaconctl.version)
         configuration.mediaURL = service.mediaURL
         configuration.metadataInterval = .seconds(1)
-        let client = try CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version) demo")
-        defer { client.shutdown() }
+        let client = CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version) demo")
         let tally = Mutex<[ReportingState: Int]>([:])
         let daemon = BeaconDaemon(
             configuration: configuration, client: client, logger: Logger(label: "daemon"),
@@ -75,6 +74,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let report = await daemon.statusReport()
         await service.stop()
+        await client.shutdown()
         let counts = tally.withLock { $0 }
         out("")
         out("summary: \(counts[.done, default: 0]) tracking events done, \(counts[.failed, default: 0]) failed; "

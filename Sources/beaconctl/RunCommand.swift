@@ -71,8 +71,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.drainTimeout = .milliseconds(Int64(drainTimeout * 1000))
         configuration.quiet = quiet
 
-        let client = try CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version)")
-        defer { client.shutdown() }
+        let client = CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version)")
         let daemon = BeaconDaemon(configuration: configuration, client: client, logger: logger, announce: StandardOutput.writeLine)
         let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
         try await controlSocket.bind()
@@ -90,7 +89,10 @@ struct RunCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: groupLogger))
-        try await group.run()
+        var failure: (any Error)?
+        do { try await group.run() } catch { failure = error }
+        await client.shutdown()
+        if let failure { throw failure }
     }
 }
 
