@@ -198,6 +198,23 @@ import Testing
         }
     }
 
+    @Test func largeReplyPendingAtTheClientsEOFIsWrittenInFull() async throws {
+        try await withTemporaryDirectory { directory in
+            // Far more than the kernel socket buffer: most of it still sits in NIO's buffer when
+            // the connection ends, and closing must not discard it.
+            let reply = String(repeating: "y", count: 1 << 20)
+            let server = ControlSocketServer(path: directory + "/ctl.sock") { _ in reply }
+            try await whileRunning(server) {
+                let client = try RawClient(path: server.path)
+                try await client.send("big\n")
+                client.shutdownWrite()
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(try await client.readLine()?.count == reply.count)
+                #expect(try await client.readLine() == nil)
+            }
+        }
+    }
+
     @Test func secondServerOnALivePathFailsClearlyAndTheFirstKeepsServing() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/ctl.sock"
