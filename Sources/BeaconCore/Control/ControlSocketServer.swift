@@ -99,6 +99,9 @@ public final class ControlSocketServer: Sendable {
 
     /// Serves connections until the calling task is cancelled, then closes every connection,
     /// removes the socket file and returns. Binds first if ``bind()`` was not called.
+    ///
+    /// - Throws: what ``bind()`` throws, ``ControlSocketError/acceptFailed(path:reason:)`` if the
+    ///   listening socket fails, ``ControlSocketError/alreadyStarted`` on a second call.
     public func run() async throws {
         let needsBind = state.withLock { state in
             if case .idle = state { return true }
@@ -116,33 +119,34 @@ public final class ControlSocketServer: Sendable {
             state.withLock { $0 = .finished }
         }
 
-        do {
-            try await listener.executeThenClose { connections in
-                // Children handle their own errors: one failing connection must not end the server.
-                await withDiscardingTaskGroup { group in
-                    do {
-                        for try await connection in connections {
-                            if activeClients.load(ordering: .relaxed) >= maxClients {
-                                group.addTask { await self.reject(connection) }
-                                continue
-                            }
-                            activeClients.wrappingAdd(1, ordering: .relaxed)
-                            group.addTask {
-                                await self.serve(connection)
-                                self.activeClients.wrappingSubtract(1, ordering: .relaxed)
-                            }
-                        }
-                    } catch {
-                        if !Task.isCancelled {
-                            logger.error("control socket stopped accepting: \(error)", metadata: ["path": "\(path)"])
-                        }
-                    }
+        let acceptError: (any Error)? = try await listener.executeThenClose { connections in
+            // Children handle their own errors: one failing connection must not end the server.
+            await withDiscardingTaskGroup { group in
+                defer {
                     // Leaving the loop means shutdown: closing connections mid-line is fine then.
                     group.cancelAll()
                 }
+                do {
+                    for try await connection in connections {
+                        if activeClients.load(ordering: .relaxed) >= maxClients {
+                            group.addTask { await self.reject(connection) }
+                            continue
+                        }
+                        activeClients.wrappingAdd(1, ordering: .relaxed)
+                        group.addTask {
+                            await self.serve(connection)
+                            self.activeClients.wrappingSubtract(1, ordering: .relaxed)
+                        }
+                    }
+                    return nil
+                } catch {
+                    // Cancellation is how the server is asked to stop; anything else is a failure.
+                    return Task.isCancelled ? nil : error
+                }
             }
-        } catch is CancellationError {
-            // Cancellation is how the server is asked to stop.
+        }
+        if let acceptError {
+            throw ControlSocketError.acceptFailed(path: path, reason: "\(acceptError)")
         }
     }
 
@@ -162,7 +166,6 @@ public final class ControlSocketServer: Sendable {
             .childChannelOption(.writeBufferWaterMark, value: Self.writeBufferWaterMark)
             // Without it NIO closes the connection at the client's EOF and drops pending replies.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .childChannelOption(.maxMessagesPerRead, value: 4)
 
         // The file must be owner-only from the moment it exists: connect(2) needs write
         // permission on it, so a chmod afterwards would leave a window. umask is process-wide;
@@ -304,6 +307,8 @@ public enum ControlSocketError: Error, Sendable, Equatable, CustomStringConverti
     case notASocket(path: String)
     case cannotCreateDirectory(path: String, reason: String)
     case cannotBind(path: String, reason: String)
+    /// The listening socket failed while serving.
+    case acceptFailed(path: String, reason: String)
     /// ``ControlSocketServer/bind()`` or ``ControlSocketServer/run()`` was called twice.
     case alreadyStarted
 
@@ -315,6 +320,7 @@ public enum ControlSocketError: Error, Sendable, Equatable, CustomStringConverti
         case .notASocket(let path): "\(path) exists and is not a socket; not replacing it"
         case .cannotCreateDirectory(let path, let reason): "cannot create directory \(path): \(reason)"
         case .cannotBind(let path, let reason): "cannot listen on \(path): \(reason)"
+        case .acceptFailed(let path, let reason): "control socket \(path) stopped accepting connections: \(reason)"
         case .alreadyStarted: "the control socket server was already started"
         }
     }
