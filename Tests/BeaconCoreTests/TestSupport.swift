@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import BeaconCore
+
+/// A fresh, short directory under /tmp (sun_path holds 107 bytes), removed when `body` ends.
+func withTemporaryDirectory<R>(_ body: (String) async throws -> R) async throws -> R {
+    var template = Array("/tmp/bc-XXXXXX".utf8CString)
+    let directory = template.withUnsafeMutableBufferPointer { buffer -> String? in
+        guard let result = mkdtemp(buffer.baseAddress!) else { return nil }
+        return String(cString: result)
+    }
+    let path = try #require(directory)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try await body(path)
+}
+
+/// Thread-safe list of what a handler saw.
+final class Recorder<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
+
+    func append(_ item: Element) { items.withLock { $0.append(item) } }
+    var all: [Element] { items.withLock { $0 } }
+    var count: Int { items.withLock { $0.count } }
+}
+
+struct TestTimeout: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Polls `condition` until it holds, or fails after `timeout`.
+func eventually(
+    timeout: Duration = .seconds(10),
+    _ what: String,
+    _ condition: () -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw TestTimeout(description: "timed out waiting for \(what)") }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+/// Runs `server` while `body` runs, then cancels it and waits for `run()` to return.
+func whileRunning<R: Sendable>(
+    _ server: ControlSocketServer,
+    _ body: () async throws -> R
+) async throws -> R {
+    try await server.bind()
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await server.run() }
+        defer { group.cancelAll() }
+        let result = try await body()
+        group.cancelAll()
+        try await group.waitForAll()
+        return result
+    }
+}
+
+func posixError(_ code: Int32) -> POSIXError {
+    POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+}
+
+/// A plain non-blocking Unix socket client, so that tests control exactly what is written
+/// and read (or not read) without ever blocking a cooperative thread.
+final class RawClient: @unchecked Sendable {
+    let fd: Int32
+    private var received: [UInt8] = []
+    private var sawEOF = false
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw posixError(errno) }
+        let result = UnixSocketPath.withSocketAddress(path) { connect(fd, $0, $1) }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw posixError(code)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Writes every byte, waiting (without blocking a thread) while the socket is full.
+    func send(_ text: String) async throws {
+        try await send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) async throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if written > 0 {
+                offset += written
+            } else if errno == EAGAIN || errno == EINTR {
+                try await Task.sleep(for: .milliseconds(1))
+            } else {
+                throw posixError(errno)
+            }
+        }
+    }
+
+    /// The next line without its `\n`, nil at end of stream; throws after `timeout`.
+    func readLine(timeout: Duration = .seconds(10)) async throws -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let newline = received.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: received[..<newline], as: UTF8.self)
+                received.removeSubrange(...newline)
+                return line
+            }
+            if sawEOF { return nil }
+            if !pump() {
+                guard ContinuousClock.now < deadline else {
+                    throw TestTimeout(description: "no line within \(timeout)")
+                }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
+    }
+
+    /// True if nothing at all arrives within `window` (end of stream counts as something).
+    func staysSilent(for window: Duration) async throws -> Bool {
+        let deadline = ContinuousClock.now + window
+        while ContinuousClock.now < deadline {
+            _ = pump()
+            if !received.isEmpty || sawEOF { return false }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
+    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Reads what is available; false when nothing was.
+    private func pump() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count > 0 {
+            received.append(contentsOf: chunk[..<count])
+            return true
+        }
+        if count == 0 || errno == ECONNRESET {
+            sawEOF = true
+            return true
+        }
+        return false
+    }
+}
