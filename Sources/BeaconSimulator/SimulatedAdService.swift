@@ -87,7 +87,8 @@ public final class SimulatedAdService: Sendable {
                     event(.impression, at: 0, duration: adDuration), event(.start, at: 0),
                     event(.firstQuartile, at: adDuration / 4), event(.midpoint, at: adDuration / 2),
                     event(.thirdQuartile, at: adDuration * 3 / 4), event(.complete, at: adDuration),
-                    event(.pause, at: 0), event(.mute, at: 0), event(.clickTracking, at: 0),
+                    event(.pause, at: 0), event(.resume, at: 0), event(.mute, at: 0), event(.unmute, at: 0),
+                    event(.clickTracking, at: 0), event(.playerExpand, at: 0),
                 ])
         }
         return Pod(id: "demo-break-1", startTime: start, duration: Milliseconds(adCount) * adDuration, ads: ads)

@@ -67,12 +67,13 @@ struct DemoCommand: AsyncParsableCommand {
                 }
             })
         let end = duration.map { startedAt + Milliseconds($0 * 1000) } ?? pod.startTime + pod.duration + 3000
-        await withDiscardingTaskGroup { group in
+        let report = await withTaskGroup(of: Void.self) { group in
             group.addTask { await daemon.run() }
             await SimulatedPlayer(pod: pod).play(until: end) { line in _ = await daemon.handle(.text(line)) }
+            let report = await daemon.statusReport()
             daemon.stop()
+            return report
         }
-        let report = await daemon.statusReport()
         await service.stop()
         await client.shutdown()
         let counts = tally.withLock { $0 }
@@ -82,7 +83,7 @@ struct DemoCommand: AsyncParsableCommand {
             + "\(report.counters.ticks) ticks, \(report.counters.metadataFetches) metadata fetches")
         let unfired = report.adBreaks.flatMap(\.ads).flatMap(\.trackingEvents).filter { $0.reportingState == .idle }
         if !unfired.isEmpty {
-            out("not fired (no matching action in this demo): " + unfired.map(\.event.rawValue).joined(separator: " "))
+            out("not fired (the simulated viewer did not do these): " + unfired.map(\.event.rawValue).joined(separator: " "))
         }
     }
 

@@ -77,18 +77,20 @@ struct RunCommand: AsyncParsableCommand {
         try await controlSocket.bind()
         logger.info("listening on control socket path=\(socket.path)")
 
-        var services = [
-            ServiceGroupConfiguration.ServiceConfiguration(service: daemon, serviceName: "daemon"),
-            .init(service: ControlSocketService(server: controlSocket), serviceName: "control-socket"),
-        ]
-        if readStandardInput {
-            services.append(.init(service: StandardInputService(daemon: daemon), serviceName: "stdin"))
-        }
+        // Any service ending ends them all gracefully: the end of stdin drains like SIGTERM does.
+        // They shut down in reverse order, so the daemon drains last, after input has stopped.
+        var services: [any Service] = [daemon, ControlSocketService(server: controlSocket)]
+        if readStandardInput { services.append(StandardInputService(daemon: daemon)) }
         var groupLogger = Logger(label: "lifecycle")
         groupLogger.logLevel = .warning
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: groupLogger))
+                services: services.map { service in
+                    .init(
+                        service: service, successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "\(type(of: service))")
+                },
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: groupLogger))
         var failure: (any Error)?
         do { try await group.run() } catch { failure = error }
         await client.shutdown()
@@ -112,6 +114,7 @@ struct StandardInputService: Service {
 
     func run() async throws {
         try await cancelWhenGracefulShutdown {
+            await daemon.waitUntilSettled()
             try await StandardInputLines().run { line in _ = await daemon.handle(line) }
         }
     }

@@ -52,7 +52,9 @@ public enum ControlSocketClient {
                 .channelOption(.allowRemoteHalfClosure, value: true)
                 .connect(unixDomainSocketPath: path) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(
+                            wrappingChannelSynchronously: channel,
+                            configuration: .init(isOutboundHalfClosureEnabled: true))
                     }
                 }
         } catch let error as IOError where [ENOENT, ECONNREFUSED, ENOTSOCK].contains(error.errnoCode) {
@@ -64,6 +66,8 @@ public enum ControlSocketClient {
         return try await connection.executeThenClose { inbound, outbound in
             do {
                 try await outbound.write(ByteBuffer(string: line + "\n"))
+                // Half-close: the daemon answers what it has, then closes, so a line without reply ends promptly.
+                outbound.finish()
             } catch {
                 throw ControlSocketClientError.closedWithoutReply
             }

@@ -75,8 +75,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
     }
 
     public func jsonLine() -> String {
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        JSONLine.encode(self)
     }
 
     public static func decode(jsonLine: String) throws -> StatusReport {

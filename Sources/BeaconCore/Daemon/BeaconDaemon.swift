@@ -34,6 +34,8 @@ public actor BeaconDaemon: Service {
         var tracking: TrackingSession
         var generation: Int
         var lastMetadataBody: [UInt8]?
+        /// Whether the first metadata request has ended, well or badly.
+        var metadataAttempted = false
     }
 
     private struct PendingDelivery: Sendable {
@@ -53,6 +55,7 @@ public actor BeaconDaemon: Service {
     private var supervisorWaiter: CheckedContinuation<(mediaURL: String, generation: Int)?, Never>?
     private var sessionEndWaiter: CheckedContinuation<Void, Never>?
     private var loadWaiters: [Int: [CheckedContinuation<Result<SessionEndpoints, SessionInitError>, Never>]] = [:]
+    private var settledWaiters: [CheckedContinuation<Void, Never>] = []
 
     private var draining = false
     private var inFlight = 0
@@ -91,6 +94,7 @@ public actor BeaconDaemon: Service {
         (deliveries, deliveriesInput) = AsyncStream.makeStream()
         (drained, drainedInput) = AsyncStream.makeStream()
         (stopRequests, stopInput) = AsyncStream.makeStream()
+        wantedSession = configuration.mediaURL.map { ($0, 0) }
     }
 
     // MARK: Running
@@ -103,7 +107,6 @@ public actor BeaconDaemon: Service {
                 try? await gracefulShutdown()
                 self.stop()
             }
-            if let mediaURL = configuration.mediaURL { requestSession(mediaURL) }
             for await _ in stopRequests { break }
             beginDrain()
             await waitForDeliveries()
@@ -123,6 +126,7 @@ public actor BeaconDaemon: Service {
         endSession()
         supervisorWaiter?.resume(returning: nil)
         supervisorWaiter = nil
+        resumeSettledWaiters()
         deliveriesInput.finish()
         if inFlight == 0 { drainedInput.finish() }
     }
@@ -154,6 +158,7 @@ public actor BeaconDaemon: Service {
         wantedSession = (mediaURL, generation)
         if let waiter = supervisorWaiter {
             supervisorWaiter = nil
+            initializingURL = mediaURL
             waiter.resume(returning: wantedSession)
             wantedSession = nil
         }
@@ -175,10 +180,31 @@ public actor BeaconDaemon: Service {
         sessionEndWaiter = nil
     }
 
+    /// Returns once no session is starting: none was asked for, init failed, or the session is
+    /// ready and its first metadata request has ended. Stdin waits for this, so a recorded feed
+    /// piped in at once is judged against the session's metadata instead of racing it.
+    public func waitUntilSettled() async {
+        guard !isSettled else { return }
+        await withCheckedContinuation { settledWaiters.append($0) }
+    }
+
+    private var isSettled: Bool {
+        if draining { return true }
+        if wantedSession != nil || initializingURL != nil { return false }
+        return session?.metadataAttempted ?? true
+    }
+
+    private func resumeSettledWaiters() {
+        guard isSettled else { return }
+        for waiter in settledWaiters { waiter.resume() }
+        settledWaiters = []
+    }
+
     private func nextWantedSession() async -> (mediaURL: String, generation: Int)? {
         if draining { return nil }
         if let wanted = wantedSession {
             wantedSession = nil
+            initializingURL = wanted.mediaURL
             return wanted
         }
         return await withCheckedContinuation { supervisorWaiter = $0 }
@@ -200,7 +226,6 @@ public actor BeaconDaemon: Service {
     }
 
     private func runSession(mediaURL: String, generation sessionGeneration: Int) async {
-        initializingURL = mediaURL
         logs.session.info("session starting mediaUrl=\(mediaURL)")
         let endpoints: SessionEndpoints
         if let trackingURL = configuration.trackingURL {
@@ -218,6 +243,7 @@ public actor BeaconDaemon: Service {
                 logs.session.error("session init failed mediaUrl=\(mediaURL) reason=\"\(error.reason)\"")
                 resolveLoadWaiters(sessionGeneration, with: .failure(error))
                 notify(.sessionFailed(mediaURL: mediaURL, reason: error.reason))
+                resumeSettledWaiters()
                 return
             }
         }
@@ -232,6 +258,10 @@ public actor BeaconDaemon: Service {
         notify(.sessionReady(endpoints))
         while !Task.isCancelled, sessionGeneration == generation {
             await refreshMetadata(trackingURL: endpoints.trackingUrl, generation: sessionGeneration)
+            if sessionGeneration == generation, session?.metadataAttempted == false {
+                session?.metadataAttempted = true
+                resumeSettledWaiters()
+            }
             do { try await clock.sleep(for: configuration.metadataInterval) } catch { return }
         }
     }
@@ -255,7 +285,7 @@ public actor BeaconDaemon: Service {
             enum CodingKeys: String, CodingKey { case manifestUrl, trackingUrl, sessionId }
         }
         let value = Announcement(manifestUrl: endpoints.manifestUrl, trackingUrl: endpoints.trackingUrl, sessionId: endpoints.sessionId)
-        return String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+        return JSONLine.encode(value)
     }
 
     // MARK: Metadata
@@ -344,6 +374,7 @@ public actor BeaconDaemon: Service {
         case .unload:
             if session != nil || initializingURL != nil { logs.session.info("unload") }
             endSession()
+            resumeSettledWaiters()
         case .status:
             return statusReport().jsonLine()
         }
@@ -363,7 +394,7 @@ public actor BeaconDaemon: Service {
 
     static func errorReply(_ reason: String) -> String {
         struct Reply: Encodable { var error: String }
-        return String(decoding: (try? JSONEncoder().encode(Reply(error: reason))) ?? Data(), as: UTF8.self)
+        return JSONLine.encode(Reply(error: reason))
     }
 
     /// A line as it may be logged: bounded, control characters escaped.

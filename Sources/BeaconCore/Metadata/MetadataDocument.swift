@@ -64,7 +64,7 @@ public struct MetadataDocument: Sendable, Equatable {
                             })
                     })
             })
-        return String(decoding: (try? JSONEncoder().encode(wire)) ?? Data(), as: UTF8.self)
+        return JSONLine.encode(wire)
     }
 
     private func validate() throws(MetadataError) {
