@@ -67,10 +67,9 @@ import Testing
         ("", "JSON"),
         (#"{"dataRange": {"start": 1, "end": 2}"#, "JSON"),
         (#"{"adBreaks": []}"#, "dataRange"),
-        (#"[1, 2]"#, ""),
+        (#"[1, 2]"#, "not a valid"),
         (#"{"dataRange": {"start": "1", "end": 2}}"#, "start"),
         (#"{"dataRange": {"start": 1, "end": 2}, "adBreaks": [{"id": 7, "startTime": 1, "duration": 1}]}"#, "id"),
-        (#"{"dataRange": {"start": 1, "end": 2}, "adBreaks": [{"id": "p", "startTime": 1.5, "duration": 1}]}"#, "startTime"),
         (#"{"dataRange": {"start": 1, "end": 2}, "adBreaks": [{"id": "p", "startTime": 1, "duration": -1}]}"#, "duration"),
         (#"{"dataRange": {"start": 1, "end": 2}, "adBreaks": [{"id": "p", "startTime": 1, "duration": 1, "ads": [{"id": "a", "startTime": 1, "duration": -30}]}]}"#, "duration"),
         (#"{"dataRange": {"start": 1, "end": 2}, "adBreaks": [{"id": "p", "startTime": 1, "duration": 1, "ads": [{"id": "a", "startTime": 1, "duration": 1, "trackingEvents": [{"event": "start", "startTime": 1, "duration": -1}]}]}]}"#, "duration"),
@@ -87,6 +86,13 @@ import Testing
         } catch {
             #expect(!error.reason.isEmpty)
             #expect(error.reason.contains(word), "reason '\(error.reason)' should mention '\(word)'")
+        }
+    }
+
+    @Test func rejectsFractionalMilliseconds() {
+        #expect(throws: MetadataError.self) {
+            try MetadataDocument.decode(
+                Fixture.json(#"{"dataRange": {"start": 1, "end": 2}, "adBreaks": [{"id": "p", "startTime": 1.5, "duration": 1}]}"#))
         }
     }
 

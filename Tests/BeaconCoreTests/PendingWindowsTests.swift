@@ -38,7 +38,7 @@ import Testing
         let long = pending.takeDue(overlapping: 500_000...500_250)
         #expect(long == [reference(0)])
         #expect(pending.count == 100)
-        let short = pending.takeDue(overlapping: 50_500...50_600)
+        let short = pending.takeDue(overlapping: 50_000...50_600)
         #expect(short == [reference(49), reference(50)])
         #expect(pending.count == 98)
     }
