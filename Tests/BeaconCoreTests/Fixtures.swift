@@ -1,0 +1,157 @@
+import Foundation
+@testable import BeaconCore
+
+/// Small builders shared by the test files: ads with the standard events, documents, a scripted player.
+enum Fixture {
+    /// 2023-01-31T03:25:34.076Z, the start of the captured sample's ad break.
+    static let t0: Milliseconds = 1_675_135_534_076
+    /// A 30 s ad, like the captured sample's.
+    static let adDuration: Milliseconds = 30_000
+
+    /// The playback-triggered events every test ad carries, in the order they fire.
+    static let playbackTypes: [TrackingEventType] = [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete]
+    /// Every user-action type.
+    static let userTypes: [TrackingEventType] = [
+        .pause, .resume, .mute, .unmute, .rewind, .skip, .playerExpand, .playerCollapse, .clickTracking, .clickAbstractType,
+    ]
+
+    static func url(ad: String, _ type: TrackingEventType) -> String {
+        "http://127.0.0.1:4647/beacon?ad=\(ad)&cn=\(type.rawValue)"
+    }
+
+    /// The start time of each standard event of an ad.
+    static func offset(of type: TrackingEventType, duration: Milliseconds) -> Milliseconds {
+        switch type {
+        case .firstQuartile: duration / 4
+        case .midpoint: duration / 2
+        case .thirdQuartile: duration * 3 / 4
+        case .complete: duration
+        default: 0
+        }
+    }
+
+    /// An ad with an impression spanning it, zero-duration `start`/quartiles/`complete`, every user
+    /// event at its start, and `extra` events appended.
+    static func ad(
+        id: String, start: Milliseconds, duration: Milliseconds = adDuration,
+        userEvents: Bool = true, extra: [TrackingEvent] = []
+    ) -> Ad {
+        var events = playbackTypes.map { type in
+            TrackingEvent(
+                event: type, startTime: start + offset(of: type, duration: duration),
+                duration: type == .impression ? duration : 0, signalingUrls: [url(ad: id, type)])
+        }
+        if userEvents {
+            events += userTypes.map { TrackingEvent(event: $0, startTime: start, duration: 0, signalingUrls: [url(ad: id, $0)]) }
+        }
+        return Ad(id: id, startTime: start, duration: duration, trackingEvents: events + extra)
+    }
+
+    /// A pod holding `ads`, lasting as long as they do.
+    static func pod(id: String, ads: [Ad]) -> Pod {
+        let start = ads.map(\.startTime).min() ?? 0
+        let end = ads.map { $0.startTime + $0.duration }.max() ?? start
+        return Pod(id: id, startTime: start, duration: end - start, ads: ads)
+    }
+
+    /// A pod with one standard ad of the same id.
+    static func pod(id: String, start: Milliseconds, duration: Milliseconds = adDuration, userEvents: Bool = true) -> Pod {
+        pod(id: id, ads: [ad(id: id, start: start, duration: duration, userEvents: userEvents)])
+    }
+
+    static func document(_ pods: [Pod], rangeEnd: Milliseconds? = nil) -> MetadataDocument {
+        let start = pods.map(\.startTime).min() ?? t0
+        let end = rangeEnd ?? (pods.map { $0.startTime + $0.duration }.max() ?? t0)
+        return MetadataDocument(dataRange: DataRange(start: start - 600_000, end: end), pods: pods)
+    }
+
+    /// The captured sample metadata response in `../shared/fixtures`, relative to the package root.
+    static func sampleMetadata() throws -> [UInt8] {
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = packageRoot.appendingPathComponent("../shared/fixtures/harmonic-sample-metadata.json").standardized
+        return Array(try Data(contentsOf: file))
+    }
+
+    static func json(_ text: String) -> [UInt8] { Array(text.utf8) }
+}
+
+/// A player driving a `TrackingSession` on a synthetic clock: each tick arrives `step` after the last.
+struct ScriptedPlayer {
+    var session: TrackingSession
+    /// The arrival time of the last tick.
+    var clock: Milliseconds = 1_700_000_000_000
+    var playhead: Milliseconds
+    /// Everything fired so far, in order.
+    var fired: [Firing] = []
+
+    init(session: TrackingSession, at playhead: Milliseconds) {
+        self.session = session
+        self.playhead = playhead
+    }
+
+    init(_ document: MetadataDocument, at playhead: Milliseconds, retention: Milliseconds = 600_000) {
+        var session = TrackingSession(retention: retention)
+        _ = session.apply(document)
+        self.init(session: session, at: playhead)
+    }
+
+    /// One tick at `playhead`, arriving `after` ms after the previous one.
+    @discardableResult
+    mutating func tick(_ playhead: Milliseconds, after: Milliseconds = 250, observedAt: Milliseconds? = nil, rate: Double? = nil) -> [Firing] {
+        clock += after
+        self.playhead = playhead
+        let firings = session.observe(PlayheadTick(playhead: playhead, observedAt: observedAt, rate: rate), arrivalTime: clock)
+        fired += firings
+        return firings
+    }
+
+    /// Ticks every `step` ms of both program and arrival time from the current playhead up to `end` (inclusive).
+    @discardableResult
+    mutating func play(to end: Milliseconds, step: Milliseconds = 250, rate: Double? = nil) -> [Firing] {
+        var firings: [Firing] = []
+        while playhead < end {
+            firings += tick(min(playhead + step, end), after: step, rate: rate)
+        }
+        return firings
+    }
+
+    /// A seek: the playhead lands at `target` on the next tick.
+    @discardableResult
+    mutating func jump(to target: Milliseconds) -> [Firing] {
+        tick(target)
+    }
+
+    @discardableResult
+    mutating func send(_ event: PlayerEvent) -> [Firing] {
+        let firings = session.observe(event)
+        fired += firings
+        return firings
+    }
+
+    @discardableResult
+    mutating func send(_ action: UserAction) -> [Firing] {
+        let firings = session.observe(action)
+        fired += firings
+        return firings
+    }
+
+    @discardableResult
+    mutating func apply(_ document: MetadataDocument) -> [Firing] {
+        let firings = session.apply(document)
+        fired += firings
+        return firings
+    }
+}
+
+extension Array where Element == Firing {
+    var types: [TrackingEventType] { map(\.event) }
+
+    func types(ofAd adID: String) -> [TrackingEventType] { filter { $0.adID == adID }.map(\.event) }
+}
+
+extension TrackingSession {
+    /// The reporting state of the first event of `type` in ad `adID` of pod `podID`.
+    func state(of type: TrackingEventType, pod podID: String, ad adID: String? = nil) -> ReportingState? {
+        schedule.pod(id: podID)?.ads.first { $0.id == (adID ?? podID) }?.trackingEvents.first { $0.event == type }?.reportingState
+    }
+}

@@ -1,0 +1,81 @@
+import Testing
+@testable import BeaconCore
+
+@Suite struct SessionEndpointsTests {
+    @Test(arguments: [
+        ("https://ssai.example/variant/index.m3u8?sessid=abc-123", "abc-123"),
+        ("https://ssai.example/v.m3u8?x=1&sessid=s1&y=2", "s1"),
+        ("https://ssai.example/v.m3u8?sessid=s%20x", "s x"),
+        ("https://ssai.example/v.m3u8?sessid=", nil),
+        ("https://ssai.example/v.m3u8?session=abc", nil),
+        ("https://ssai.example/v.m3u8", nil),
+        ("not a url at all %%%", nil),
+    ] as [(String, String?)])
+    func findsTheSessionID(url: String, id: String?) {
+        #expect(SessionEndpoints.sessionID(in: url) == id)
+    }
+
+    @Test(arguments: [
+        ("https://ssai.example/variant/1234/index.m3u8?sessid=abc", "https://ssai.example/variant/1234/metadata?sessid=abc"),
+        ("https://ssai.example/index.m3u8?sessid=abc#frag", "https://ssai.example/metadata?sessid=abc"),
+        ("https://ssai.example/dir/?sessid=abc", "https://ssai.example/dir/metadata?sessid=abc"),
+        ("http://127.0.0.1:8080/a/b/c.mpd", "http://127.0.0.1:8080/a/b/metadata"),
+        ("https://ssai.example?sessid=abc", "https://ssai.example/metadata?sessid=abc"),
+    ] as [(String, String)])
+    func derivesTheTrackingURL(manifest: String, tracking: String) {
+        #expect(SessionEndpoints.trackingURL(forManifest: manifest) == tracking)
+    }
+
+    @Test(arguments: [
+        ("/variant/index.m3u8?sessid=1", "https://ssai.example/live/master.m3u8", "https://ssai.example/variant/index.m3u8?sessid=1"),
+        ("index_1.m3u8", "https://ssai.example/live/master.m3u8?x=1", "https://ssai.example/live/index_1.m3u8"),
+        ("../other/i.m3u8", "https://ssai.example/live/sub/master.m3u8", "https://ssai.example/live/other/i.m3u8"),
+        ("//cdn.example/a.m3u8", "https://ssai.example/live/master.m3u8", "https://cdn.example/a.m3u8"),
+        ("http://other.example/x", "https://ssai.example/", "http://other.example/x"),
+    ] as [(String, String, String)])
+    func resolvesReferences(reference: String, base: String, resolved: String) {
+        #expect(SessionEndpoints.resolve(reference, against: base) == resolved)
+    }
+
+    @Test(arguments: [
+        ("ftp://ssai.example/x.m3u8", "https://ssai.example/"),
+        ("file:///etc/passwd", "https://ssai.example/"),
+        ("javascript:alert(1)", "https://ssai.example/"),
+        ("relative.m3u8", "ftp://ssai.example/dir/"),
+    ] as [(String, String)])
+    func refusesNonHTTPResults(reference: String, base: String) {
+        #expect(SessionEndpoints.resolve(reference, against: base) == nil)
+    }
+
+    @Test func addsAQueryItem() {
+        #expect(SessionEndpoints.adding(query: "initSession", value: "true", to: "https://s.example/m.m3u8") == "https://s.example/m.m3u8?initSession=true")
+        #expect(SessionEndpoints.adding(query: "initSession", value: "true", to: "https://s.example/m.m3u8?a=1") == "https://s.example/m.m3u8?a=1&initSession=true")
+    }
+
+    @Test func findsTheFirstVariantOfAMasterPlaylist() {
+        let playlist = """
+            #EXTM3U
+            #EXT-X-VERSION:3
+            # a comment
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360
+            low/index.m3u8?sessid=abc
+            #EXT-X-STREAM-INF:BANDWIDTH=2000000
+            high/index.m3u8?sessid=abc
+            """
+        #expect(SessionInitializer.firstVariant(ofPlaylist: Array(playlist.utf8)) == "low/index.m3u8?sessid=abc")
+        let crlf = "#EXTM3U\r\n#EXT-X-STREAM-INF:BANDWIDTH=1\r\n\r\n  v.m3u8  \r\n"
+        #expect(SessionInitializer.firstVariant(ofPlaylist: Array(crlf.utf8)) == "v.m3u8")
+    }
+
+    @Test(arguments: [
+        "",
+        "low/index.m3u8\n",
+        "#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n",
+        "#EXTM3U\n#EXTINF:6.0,\nsegment0.ts\n",
+        "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n",
+        "<html>not a playlist</html>",
+    ])
+    func findsNoVariantWhereThereIsNone(playlist: String) {
+        #expect(SessionInitializer.firstVariant(ofPlaylist: Array(playlist.utf8)) == nil)
+    }
+}

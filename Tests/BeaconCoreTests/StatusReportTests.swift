@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import BeaconCore
+
+@Suite struct StatusReportTests {
+    static let session = SessionEndpoints(
+        mediaUrl: "https://origin.example/live/master.m3u8",
+        manifestUrl: "https://ssai.example/variant/index.m3u8?sessid=abc",
+        trackingUrl: "https://ssai.example/variant/metadata?sessid=abc",
+        sessionId: "abc")
+
+    func fullReport() -> StatusReport {
+        var pod = Fixture.pod(id: "p", start: Fixture.t0)
+        pod.ads[0].trackingEvents[0].reportingState = .done
+        pod.ads[0].trackingEvents[1].reportingState = .failed
+        var counters = StatusReport.Counters()
+        counters.ticks = 120
+        counters.badLines = 1
+        counters.beaconsSent = 5
+        counters.beaconsFailed = 2
+        counters.metadataFetches = 9
+        counters.metadataErrors = 3
+        return StatusReport(
+            version: "1.2.3", state: "playing", session: Self.session, playhead: Fixture.t0 + 1000,
+            dataRange: DataRange(start: Fixture.t0 - 60_000, end: Fixture.t0 + 30_000), adBreaks: [pod], counters: counters,
+            lastError: "metadata: not valid JSON")
+    }
+
+    func object(_ line: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func roundTripsThroughItsJSONLine() throws {
+        let report = fullReport()
+        let line = report.jsonLine()
+        #expect(!line.contains("\n"))
+        #expect(try StatusReport.decode(jsonLine: line) == report)
+    }
+
+    @Test func writesEveryContractFieldUnderItsName() throws {
+        let json = try object(fullReport().jsonLine())
+        #expect(Set(json.keys) == ["apiLevel", "version", "state", "session", "playhead", "dataRange", "adBreaks", "counters", "lastError"])
+        #expect(json["apiLevel"] as? Int == StatusReport.currentAPILevel)
+        #expect(json["version"] as? String == "1.2.3")
+        #expect(json["state"] as? String == "playing")
+        #expect((json["playhead"] as? NSNumber)?.int64Value == Fixture.t0 + 1000)
+        let session = try #require(json["session"] as? [String: Any])
+        #expect(Set(session.keys) == ["mediaUrl", "manifestUrl", "trackingUrl", "sessionId"])
+        #expect(session["sessionId"] as? String == "abc")
+        let range = try #require(json["dataRange"] as? [String: Any])
+        #expect((range["start"] as? NSNumber)?.int64Value == Fixture.t0 - 60_000)
+        let counters = try #require(json["counters"] as? [String: Any])
+        #expect(Set(counters.keys) == ["ticks", "badLines", "beaconsSent", "beaconsFailed", "metadataFetches", "metadataErrors"])
+        #expect(counters["beaconsFailed"] as? Int == 2)
+        let pods = try #require(json["adBreaks"] as? [[String: Any]])
+        let ads = try #require(pods.first?["ads"] as? [[String: Any]])
+        #expect(Set(pods[0].keys) == ["id", "startTime", "duration", "ads"])
+        let events = try #require(ads.first?["trackingEvents"] as? [[String: Any]])
+        #expect(Set(events[0].keys) == ["event", "startTime", "duration", "signalingUrls", "reportingState"])
+        #expect(events[0]["event"] as? String == "impression")
+        #expect(events.map { $0["reportingState"] as? String }.prefix(3) == ["done", "failed", "idle"])
+        #expect((events[0]["startTime"] as? NSNumber)?.int64Value == Fixture.t0)
+    }
+
+    @Test func writesAbsentValuesAsNull() throws {
+        let report = StatusReport(
+            version: "1.2.3", state: "idle", session: nil, playhead: nil, dataRange: nil, adBreaks: [], counters: StatusReport.Counters())
+        let line = report.jsonLine()
+        let json = try object(line)
+        for key in ["session", "playhead", "dataRange", "lastError"] {
+            #expect(json[key] is NSNull, "\(key) should be null")
+        }
+        #expect((json["adBreaks"] as? [Any])?.isEmpty == true)
+        #expect(try StatusReport.decode(jsonLine: line) == report)
+    }
+
+    @Test func writesAMissingSessionIDAsNull() throws {
+        var report = fullReport()
+        report.session?.sessionId = nil
+        let session = try #require(try object(report.jsonLine())["session"] as? [String: Any])
+        #expect(session["sessionId"] is NSNull)
+    }
+
+    @Test func rejectsALineThatIsNotAReport() {
+        #expect(throws: (any Error).self) { try StatusReport.decode(jsonLine: "{}") }
+        #expect(throws: (any Error).self) { try StatusReport.decode(jsonLine: "status") }
+    }
+}

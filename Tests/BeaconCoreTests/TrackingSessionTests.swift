@@ -1,0 +1,344 @@
+import Testing
+@testable import BeaconCore
+
+/// End-to-end scenarios through `TrackingSession` on a synthetic clock.
+@Suite struct TrackingSessionTests {
+    let t0 = Fixture.t0
+    let end = Fixture.t0 + Fixture.adDuration
+    let document = Fixture.document([Fixture.pod(id: "p", start: Fixture.t0)])
+
+    /// A player 5 s before the standard pod "p", with a baseline tick taken.
+    func player(retention: Milliseconds = 600_000) -> ScriptedPlayer {
+        var player = ScriptedPlayer(document, at: t0 - 5000, retention: retention)
+        player.tick(t0 - 5000)
+        return player
+    }
+
+    @Test func normalPlayFiresEveryPlaybackEventOnceInOrder() {
+        var player = player()
+        #expect(player.session.pendingCount == 6)
+        player.play(to: end + 5000)
+        #expect(player.fired.types == Fixture.playbackTypes)
+        #expect(player.fired.allSatisfy { $0.podID == "p" && $0.adID == "p" })
+        #expect(player.session.pendingCount == 0)
+        for type in Fixture.playbackTypes {
+            #expect(player.session.state(of: type, pod: "p") == .connecting)
+        }
+        for type in Fixture.userTypes {
+            #expect(player.session.state(of: type, pod: "p") == .idle)
+        }
+    }
+
+    @Test func eachEventFiresOnTheTickThatReachesIt() {
+        var player = player()
+        player.play(to: t0 - 250)
+        #expect(player.fired.isEmpty)
+        let fired1 = player.tick(t0)
+        #expect(fired1.types == [.impression, .start])
+        player.play(to: t0 + 7250)
+        #expect(player.fired.count == 2)
+        let fired2 = player.tick(t0 + 7500)
+        #expect(fired2.types == [.firstQuartile])
+        player.play(to: end - 250)
+        let fired3 = player.tick(end)
+        #expect(fired3.types == [.complete])
+    }
+
+    @Test func sparseTicksFiveSecondsApartFireEverything() {
+        var player = player()
+        player.play(to: end + 5000, step: 5000)
+        #expect(player.fired.types == Fixture.playbackTypes)
+    }
+
+    @Test func seekingOverAWholeBreakFiresNothing() {
+        var player = player()
+        player.play(to: t0 - 3000)
+        let fired4 = player.jump(to: end + 5000)
+        #expect(fired4.isEmpty)
+        player.play(to: end + 20_000)
+        #expect(player.fired.isEmpty)
+        #expect(player.session.pendingCount == 6)
+    }
+
+    @Test func seekingOverAWholeBreakWithSeekEventsFiresNothing() {
+        var player = player()
+        player.play(to: t0 - 3000)
+        player.send(.seekStart)
+        player.tick(t0 + 10_000)
+        player.tick(end + 5000)
+        player.send(.seekEnd)
+        player.play(to: end + 20_000)
+        #expect(player.fired.isEmpty)
+        #expect(player.session.judge.state == .playing)
+    }
+
+    @Test func seekingIntoTheMiddleOfAnAdFiresTheImpressionAndWhatIsPlayedAfter() {
+        var player = player()
+        player.play(to: t0 - 3000)
+        let fired5 = player.jump(to: t0 + 12_000)
+        #expect(fired5.isEmpty)
+        let fired6 = player.tick(t0 + 12_250)
+        #expect(fired6.types == [.impression])
+        player.play(to: end + 5000)
+        #expect(player.fired.types == [.impression, .midpoint, .thirdQuartile, .complete])
+        #expect(player.session.state(of: .start, pod: "p") == .idle)
+        #expect(player.session.state(of: .firstQuartile, pod: "p") == .idle)
+    }
+
+    @Test func pauseAndResumeInsideAnAdFire() {
+        var player = player()
+        player.play(to: t0 + 10_000)
+        let fired7 = player.send(.pause)
+        #expect(fired7.types == [.pause])
+        // Ticks while paused play nothing.
+        let fired8 = player.tick(t0 + 10_000, after: 5000)
+        #expect(fired8.isEmpty)
+        let fired9 = player.tick(t0 + 16_000, after: 6000)
+        #expect(fired9.isEmpty)
+        let fired10 = player.send(.play)
+        #expect(fired10.types == [.resume])
+        // The first tick after the pause is only a baseline: the midpoint was skipped while paused.
+        player.play(to: end + 5000)
+        #expect(player.fired.types == [.impression, .start, .firstQuartile, .pause, .resume, .thirdQuartile, .complete])
+    }
+
+    @Test func pauseAndResumeOutsideAnAdFireNothing() {
+        var player = player()
+        player.play(to: t0 - 1000)
+        let fired11 = player.send(.pause)
+        #expect(fired11.isEmpty)
+        let fired12 = player.send(.play)
+        #expect(fired12.isEmpty)
+        player.play(to: end + 5000)
+        let playback = player.fired.count
+        let fired13 = player.send(.pause)
+        #expect(fired13.isEmpty)
+        let fired14 = player.send(.play)
+        #expect(fired14.isEmpty)
+        #expect(player.fired.count == playback)
+        #expect(player.session.state(of: .pause, pod: "p") == .idle)
+        #expect(player.session.state(of: .resume, pod: "p") == .idle)
+    }
+
+    @Test func rewindingOverAPlayedAdFiresNothingAgain() {
+        var player = player()
+        player.play(to: end + 5000)
+        #expect(player.fired.types == Fixture.playbackTypes)
+        let fired15 = player.jump(to: t0 - 5000)
+        #expect(fired15.isEmpty)
+        let fired16 = player.play(to: end + 5000)
+        #expect(fired16.isEmpty)
+        #expect(player.fired.count == 6)
+    }
+
+    @Test func lateMetadataFiresPlayedEventsAtOnceAndOnce() {
+        var player = ScriptedPlayer(session: TrackingSession(retention: 600_000), at: t0 - 5000)
+        player.tick(t0 - 5000)
+        player.play(to: end + 5000)
+        #expect(player.fired.isEmpty)
+        let late = player.apply(document)
+        #expect(late.types == Fixture.playbackTypes)
+        #expect(late.allSatisfy { player.session.schedule[$0.reference]?.reportingState == .connecting })
+        let fired17 = player.apply(document)
+        #expect(fired17.isEmpty)
+        #expect(player.session.pendingCount == 0)
+        player.jump(to: t0 - 1000)
+        player.play(to: end + 5000)
+        #expect(player.fired.count == 6)
+    }
+
+    @Test func lateEventsAddedToAKnownAdFire() {
+        var player = player()
+        player.play(to: t0 + 20_000)
+        var refreshed = Fixture.pod(id: "p", start: t0)
+        refreshed.ads[0].trackingEvents.append(
+            TrackingEvent(event: .progress, startTime: t0 + 12_000, duration: 0, signalingUrls: ["http://127.0.0.1:4647/progress"]))
+        refreshed.ads[0].trackingEvents.append(
+            TrackingEvent(event: .progress, startTime: t0 + 25_000, duration: 0, signalingUrls: ["http://127.0.0.1:4647/progress"]))
+        let late = player.apply(Fixture.document([refreshed]))
+        #expect(late.types == [.progress])
+        #expect(late.first.flatMap { player.session.schedule[$0.reference]?.startTime } == t0 + 12_000)
+        let fired18 = player.apply(Fixture.document([refreshed]))
+        #expect(fired18.isEmpty)
+        let rest = player.play(to: end + 5000)
+        #expect(rest.types == [.thirdQuartile, .progress, .complete])
+    }
+
+    @Test func aRefreshChangingTheAdDurationKeepsStates() throws {
+        var player = player()
+        player.play(to: t0 + 10_000)
+        let fired = player.fired
+        #expect(fired.types == [.impression, .start, .firstQuartile])
+        player.session.record(.done, for: fired[0].reference)
+        player.session.record(.failed, for: fired[1].reference)
+
+        var shorter = Fixture.pod(id: "p", start: t0)
+        shorter.duration = 20_000
+        shorter.ads[0].duration = 20_000
+        shorter.ads[0].trackingEvents[0].duration = 20_000
+        let fired19 = player.apply(Fixture.document([shorter]))
+        #expect(fired19.isEmpty)
+
+        let ad = try #require(player.session.schedule.pod(id: "p")?.ads.first)
+        #expect(ad.duration == 20_000)
+        #expect(ad.trackingEvents[0].duration == 20_000)
+        #expect(player.session.state(of: .impression, pod: "p") == .done)
+        #expect(player.session.state(of: .start, pod: "p") == .failed)
+        #expect(player.session.state(of: .firstQuartile, pod: "p") == .connecting)
+        #expect(player.session.state(of: .midpoint, pod: "p") == .idle)
+
+        player.play(to: end + 5000)
+        #expect(player.fired.types == Fixture.playbackTypes)
+    }
+
+    @Test func aResizedIdleEventFiresInItsNewWindow() {
+        var player = player()
+        player.play(to: t0 + 17_000)
+        #expect(player.fired.types == [.impression, .start, .firstQuartile, .midpoint])
+        // The third quartile is stretched to a 10 s window: playback in its new window fires it.
+        var refreshed = Fixture.pod(id: "p", start: t0)
+        refreshed.ads[0].trackingEvents[4].duration = 10_000
+        let fired20 = player.apply(Fixture.document([refreshed]))
+        #expect(fired20.isEmpty)
+        player.jump(to: t0 + 32_000)
+        let fired21 = player.tick(t0 + 32_250)
+        #expect(fired21.types == [.thirdQuartile])
+    }
+
+    @Test func theCapturedSamplePlaysThrough() throws {
+        let document = try MetadataDocument.decode(try Fixture.sampleMetadata())
+        var player = ScriptedPlayer(document, at: t0 - 5000)
+        player.tick(t0 - 5000)
+        #expect(player.fired.isEmpty)
+        player.play(to: t0 + 65_000)
+        #expect(player.fired.types(ofAd: "418786173") == Fixture.playbackTypes)
+        #expect(player.fired.types(ofAd: "418786181") == Fixture.playbackTypes)
+        #expect(player.fired.count == 12)
+        #expect(player.fired.allSatisfy { $0.podID == "418786173" && $0.signalingUrls.count == 1 })
+        #expect(player.session.pendingCount == 0)
+        for ad in ["418786173", "418786181"] {
+            #expect(player.session.state(of: .clickTracking, pod: "418786173", ad: ad) == .idle)
+            #expect(player.session.state(of: .clickAbstractType, pod: "418786173", ad: ad) == .idle)
+        }
+    }
+
+    @Test func theCapturedSampleFiresClicksOfTheAdBeingPlayed() throws {
+        let document = try MetadataDocument.decode(try Fixture.sampleMetadata())
+        var player = ScriptedPlayer(document, at: t0 + 1000)
+        player.tick(t0 + 1000)
+        let clicks = player.send(.click)
+        #expect(Set(clicks.types) == [.clickTracking, .clickAbstractType])
+        #expect(clicks.allSatisfy { $0.adID == "418786173" })
+    }
+
+    @Test func aDoubleRateStretchDoesNotCount() {
+        var player = player()
+        player.play(to: t0 - 2000)
+        // Ticks report rate 2: twice as much program time per tick.
+        var playhead = t0 - 2000
+        while playhead < end + 5000 {
+            playhead += 500
+            player.tick(playhead, after: 250, rate: 2)
+        }
+        player.tick(playhead + 250, rate: 1)
+        player.play(to: end + 10_000)
+        #expect(player.fired.isEmpty)
+    }
+
+    @Test func aDoubleRateEventStopsCountingUntilNormalRate() {
+        var player = player()
+        player.play(to: t0 - 2000)
+        player.send(.rate(2))
+        var playhead = t0 - 2000
+        while playhead < t0 + 10_000 {
+            playhead += 500
+            player.tick(playhead, after: 250)
+        }
+        #expect(player.fired.isEmpty)
+        player.send(.rate(1))
+        player.play(to: end + 5000)
+        #expect(player.fired.types == [.impression, .midpoint, .thirdQuartile, .complete])
+    }
+
+    /// Recorded JSON ticks, 5 s apart, observed at 1x.
+    func recordedTicks() throws -> [PlayheadTick] {
+        let observedStart: Milliseconds = 1_700_000_000_000
+        return try stride(from: t0 - 5000, through: end + 5000, by: 5000).map { playhead in
+            let line = #"{"playhead": \#(playhead), "at": \#(observedStart + playhead - t0), "rate": 1}"#
+            guard case .success(.playhead(let tick)) = LineParser.parse(line) else { throw ParseFailure(line: line) }
+            return tick
+        }
+    }
+
+    struct ParseFailure: Error { var line: String }
+
+    func replay(_ ticks: [PlayheadTick], arrivalSpacing: Milliseconds) -> [Firing] {
+        var session = TrackingSession(retention: 600_000)
+        _ = session.apply(document)
+        var fired: [Firing] = []
+        for (index, tick) in ticks.enumerated() {
+            fired += session.observe(tick, arrivalTime: 1_800_000_000_000 + Milliseconds(index) * arrivalSpacing)
+        }
+        return fired
+    }
+
+    @Test func ticksWithObservedAtReplayAlikeAtTenTimesSpeed() throws {
+        let ticks = try recordedTicks()
+        #expect(ticks.allSatisfy { $0.observedAt != nil })
+        let realTime = replay(ticks, arrivalSpacing: 5000)
+        let tenTimes = replay(ticks, arrivalSpacing: 500)
+        #expect(realTime.types == Fixture.playbackTypes)
+        #expect(tenTimes == realTime)
+        // Without `at`, the same ticks delivered at 10x look like seeks.
+        let bare = ticks.map { PlayheadTick(playhead: $0.playhead, rate: $0.rate) }
+        #expect(replay(bare, arrivalSpacing: 500).isEmpty)
+    }
+
+    // MARK: Retention
+
+    @Test func aPodGoneFromTheMetadataIsKeptUntilRetentionAfterItEnds() throws {
+        let retention: Milliseconds = 60_000
+        let later = Fixture.pod(id: "later", start: t0 + 3_600_000)
+        var session = TrackingSession(retention: retention)
+        _ = session.apply(Fixture.document([Fixture.pod(id: "p", start: t0), later], rangeEnd: t0))
+        #expect(session.pendingCount == 12)
+        let podEnd = try #require(session.schedule.pod(id: "p")).endTime
+
+        _ = session.apply(Fixture.document([later], rangeEnd: podEnd + retention - 1000))
+        #expect(session.schedule.pod(id: "p") != nil)
+        #expect(session.pendingCount == 12)
+
+        _ = session.apply(Fixture.document([later], rangeEnd: podEnd + retention + 1000))
+        #expect(session.schedule.pod(id: "p") == nil)
+        #expect(session.schedule.pods.map(\.id) == ["later"])
+        #expect(session.pendingCount == 6)
+    }
+
+    @Test(arguments: [(-1000, true), (1000, false)] as [(Milliseconds, Bool)])
+    func retentionIsMeasuredFromTheLastPlayheadWhenLater(offset: Milliseconds, kept: Bool) throws {
+        let retention: Milliseconds = 60_000
+        let later = Fixture.pod(id: "later", start: t0 + 3_600_000)
+        var player = ScriptedPlayer(Fixture.document([Fixture.pod(id: "p", start: t0), later], rangeEnd: t0), at: t0, retention: retention)
+        let podEnd = try #require(player.session.schedule.pod(id: "p")).endTime
+        player.tick(podEnd + retention + offset)
+        player.apply(Fixture.document([later], rangeEnd: t0))
+        #expect((player.session.schedule.pod(id: "p") != nil) == kept)
+    }
+
+    @Test func aPodStillInTheMetadataIsNeverPruned() {
+        var player = player(retention: 1000)
+        let far = t0 + 86_400_000
+        player.jump(to: far)
+        player.apply(Fixture.document([Fixture.pod(id: "p", start: t0)], rangeEnd: far))
+        #expect(player.session.schedule.pod(id: "p") != nil)
+        #expect(player.session.pendingCount == 6)
+    }
+
+    @Test func userActionsFireInAPodRetainedAfterLeavingTheMetadata() {
+        var player = player()
+        player.apply(Fixture.document([], rangeEnd: t0 + 1000))
+        player.play(to: t0 + 1000)
+        let fired22 = player.send(.skip)
+        #expect(fired22.types == [.skip])
+    }
+}
