@@ -50,7 +50,11 @@ import Testing
 
     @Test func timesOutWhenNoReplyComes() async throws {
         try await withTemporaryDirectory { directory in
-            let server = ControlSocketServer(path: directory + "/ctl.sock") { _ in nil }
+            // A daemon that takes its time: the half-closed client must give up at its timeout.
+            let server = ControlSocketServer(path: directory + "/ctl.sock") { _ in
+                try? await Task.sleep(for: .seconds(30))
+                return nil
+            }
             try await whileRunning(server) {
                 let started = ContinuousClock.now
                 await #expect(throws: ControlSocketClientError.timedOut) {

@@ -67,7 +67,7 @@ import Testing
         ("", "JSON"),
         (#"{"dataRange": {"start": 1, "end": 2}"#, "JSON"),
         (#"{"adBreaks": []}"#, "dataRange"),
-        (#"[1, 2]"#, "not a valid"),
+        (#"[1, 2]"#, "not a JSON object"),
         (#"{"dataRange": {"start": "1", "end": 2}}"#, "start"),
         (#"{"dataRange": {"start": 1, "end": 2}, "adBreaks": [{"id": 7, "startTime": 1, "duration": 1}]}"#, "id"),
         (#"{"dataRange": {"start": 1, "end": 2}, "adBreaks": [{"id": "p", "startTime": 1, "duration": -1}]}"#, "duration"),

@@ -30,6 +30,8 @@ public enum LineParser {
                 return .failure(LineError("rate '\(value)' is not a finite non-negative number"))
             }
             return .success(.player(.rate(rate)))
+        case ("playhead", nil), ("load", nil), ("rate", nil):
+            return .failure(LineError("'\(word)' needs an argument"))
         case (_, nil):
             if let command = bareCommands[word] { return .success(command) }
             if let action = UserAction(rawValue: word) { return .success(.user(action)) }
@@ -38,7 +40,7 @@ public enum LineParser {
             if bareCommands[word] != nil || UserAction(rawValue: word) != nil {
                 return .failure(LineError("'\(word)' takes no argument"))
             }
-            return .failure(LineError(["playhead", "load", "rate"].contains(word) ? "'\(word)' needs an argument" : "unknown command '\(word.prefix(40))'"))
+            return .failure(LineError("unknown command '\(word.prefix(40))'"))
         }
     }
 

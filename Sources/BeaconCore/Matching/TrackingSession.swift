@@ -19,6 +19,9 @@ public struct TrackingSession: Sendable {
     /// Merges a metadata refresh; returns events whose window was already played (late metadata).
     public mutating func apply(_ document: MetadataDocument) -> [Firing] {
         dataRange = document.dataRange
+        // Forget what is past retention first, so a late event is only matched against stretches still remembered.
+        let cutoff = max(judge.lastPlayhead ?? .min, document.dataRange.end) - retention
+        played.prune(endingBefore: cutoff)
         let changes = schedule.merge(document.pods)
         var due: [EventReference] = []
         for reference in changes.resized where schedule[reference]?.reportingState == .idle {
@@ -28,11 +31,8 @@ public struct TrackingSession: Sendable {
         for reference in changes.added {
             index(reference, into: &due)
         }
-        let reference = max(judge.lastPlayhead ?? .min, document.dataRange.end)
-        let cutoff = reference - retention
         let dropped = schedule.prune(endedBefore: cutoff, keeping: Set(document.pods.map(\.id)))
         if !dropped.isEmpty { pending.removeAll(inPods: dropped) }
-        played.prune(endingBefore: cutoff)
         return fire(due)
     }
 

@@ -100,9 +100,12 @@ public struct MetadataDocument: Sendable, Equatable {
             let parent = path(context)
             return "missing '\(key.stringValue)'" + (parent.isEmpty ? "" : " in \(parent)")
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return "\(path(context)) is not \(type == String.self ? "a string" : "a valid \(type)")"
+            let place = path(context)
+            let expected = type == String.self ? "a string" : type == Milliseconds.self ? "an integer" : "of the expected type"
+            return place.isEmpty ? "the document is not a JSON object" : "\(place) is not \(expected)"
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context)) is corrupted"
+            let place = path(context)
+            return place.isEmpty ? "not valid JSON" : "\(place) is not valid (\(context.debugDescription))"
         @unknown default:
             return "undecodable"
         }
