@@ -81,9 +81,11 @@ struct DemoCommand: AsyncParsableCommand {
         out("summary: \(counts[.done, default: 0]) tracking events done, \(counts[.failed, default: 0]) failed; "
             + "\(report.counters.beaconsSent) beacons sent, \(service.receivedBeacons().count) received by the sink; "
             + "\(report.counters.ticks) ticks, \(report.counters.metadataFetches) metadata fetches")
-        let unfired = report.adBreaks.flatMap(\.ads).flatMap(\.trackingEvents).filter { $0.reportingState == .idle }
-        if !unfired.isEmpty {
-            out("not fired (the simulated viewer did not do these): " + unfired.map(\.event.rawValue).joined(separator: " "))
+        for ad in report.adBreaks.flatMap(\.ads) {
+            let unfired = ad.trackingEvents.filter { $0.reportingState == .idle }.map(\.event.rawValue)
+            if !unfired.isEmpty {
+                out("  not fired in \(ad.id) (the simulated viewer did not do these): \(unfired.joined(separator: " "))")
+            }
         }
     }
 

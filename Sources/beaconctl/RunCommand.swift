@@ -13,7 +13,8 @@ struct RunCommand: AsyncParsableCommand {
             {"manifestUrl", "trackingUrl", "sessionId"} is printed on stdout: the player must play that manifest.
 
             Input lines, on stdin (--stdin) and on the control socket:
-              <epoch-ms> | playhead <epoch-ms> | playhead <ISO-8601> | {"playhead": ms, "at": ms, "rate": x}
+              <epoch-ms> | playhead <epoch-ms> | playhead <ISO-8601>
+              {"playhead": <epoch-ms>, "at": <wall-clock epoch-ms>, "rate": <x>}
               load <media-url> | unload | play | pause | complete | seek-start | seek-end
               buffer-start | buffer-end | rate <x>
               mute | unmute | skip | rewind | expand | collapse | click

@@ -1,6 +1,5 @@
 import BeaconCore
 import BeaconSimulator
-import Synchronization
 import Testing
 
 /// Real libcurl against a real server on 127.0.0.1.
@@ -9,23 +8,16 @@ struct CurlHTTPClientTests {
     typealias Request = LoopbackHTTPServer.Request
     typealias Response = LoopbackHTTPServer.Response
 
-    /// Requests the server saw, in order.
-    final class Recorder: Sendable {
-        private let storage = Mutex<[Request]>([])
-        func record(_ request: Request) { storage.withLock { $0.append(request) } }
-        var requests: [Request] { storage.withLock { $0 } }
-    }
-
     /// Runs `body` with a started server and client, and always stops both.
     func withServer(
         configuration: CurlHTTPClient.Configuration = CurlHTTPClient.Configuration(
             connectTimeout: .seconds(2), totalTimeout: .seconds(5), userAgent: "beaconctl/test"),
         handler: @escaping LoopbackHTTPServer.Handler,
-        _ body: (LoopbackHTTPServer, CurlHTTPClient, Recorder) async throws -> Void
+        _ body: (LoopbackHTTPServer, CurlHTTPClient, Recorder<Request>) async throws -> Void
     ) async throws {
-        let recorder = Recorder()
+        let recorder = Recorder<Request>()
         let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0) { request in
-            recorder.record(request)
+            recorder.append(request)
             return await handler(request)
         }
         let client = CurlHTTPClient(configuration: configuration)
@@ -53,7 +45,7 @@ struct CurlHTTPClientTests {
             #expect(response.finalURL == server.baseURL + "/hello?x=1")
             #expect(response.latencyMilliseconds >= 0)
             #expect(response.latencyMilliseconds < 5000)
-            let seen = try #require(recorder.requests.first)
+            let seen = try #require(recorder.all.first)
             #expect(seen.method == "GET")
             #expect(seen.path == "/hello")
             #expect(seen.query == "x=1")
@@ -70,7 +62,7 @@ struct CurlHTTPClientTests {
                     headers: [(name: "Content-Type", value: "application/json"), (name: "X-Beacon", value: "42")],
                     body: payload, maxResponseBytes: 1024))
             #expect(response.status == 204)
-            let seen = try #require(recorder.requests.first)
+            let seen = try #require(recorder.all.first)
             #expect(seen.method == "POST")
             #expect(seen.body == payload)
             #expect(seen.header("Content-Type") == "application/json")
@@ -84,7 +76,7 @@ struct CurlHTTPClientTests {
             let response = try await client.send(
                 HTTPClientRequest(method: .post, url: server.baseURL + "/ping", maxResponseBytes: 0))
             #expect(response.status == 200)
-            let seen = try #require(recorder.requests.first)
+            let seen = try #require(recorder.all.first)
             #expect(seen.method == "POST")
             #expect(seen.body.isEmpty)
             #expect(seen.header("Content-Length") == "0")
@@ -113,7 +105,7 @@ struct CurlHTTPClientTests {
             #expect(response.status == 200)
             #expect(response.finalURL == server.baseURL + "/hop/0")
             #expect(String(decoding: response.body, as: UTF8.self) == "arrived")
-            #expect(recorder.requests.map(\.path) == ["/hop/3", "/hop/2", "/hop/1", "/hop/0"])
+            #expect(recorder.all.map(\.path) == ["/hop/3", "/hop/2", "/hop/1", "/hop/0"])
         }
     }
 
@@ -134,7 +126,7 @@ struct CurlHTTPClientTests {
             await #expect(throws: HTTPClientError.tooManyRedirects) {
                 try await client.send(get(server.baseURL + "/a"))
             }
-            #expect(recorder.requests.count == 6)
+            #expect(recorder.all.count == 6)
         }
     }
 
@@ -155,7 +147,7 @@ struct CurlHTTPClientTests {
             await #expect(throws: HTTPClientError.invalidURL("no-scheme-here")) {
                 try await client.send(get("no-scheme-here?token=secret"))
             }
-            #expect(recorder.requests.isEmpty)
+            #expect(recorder.all.isEmpty)
             #expect(server.connectionsAccepted == 0)
         }
     }
@@ -167,7 +159,7 @@ struct CurlHTTPClientTests {
             await #expect(throws: HTTPClientError.unsupportedScheme(scheme)) {
                 try await client.send(get(server.baseURL + "/jump"))
             }
-            #expect(recorder.requests.count == 1)
+            #expect(recorder.all.count == 1)
         }
     }
 
@@ -254,7 +246,7 @@ struct CurlHTTPClientTests {
             }
             #expect(bodies.count == 50)
             #expect(bodies.allSatisfy { $0.value == "/c/\($0.key)" })
-            #expect(recorder.requests.count == 50)
+            #expect(recorder.all.count == 50)
             // The per-host cap of 6 connections holds.
             #expect(server.connectionsAccepted <= 6)
         }
@@ -266,13 +258,9 @@ struct CurlHTTPClientTests {
             let task = Task { () async throws(HTTPClientError) -> HTTPClientResponse in
                 try await client.send(request)
             }
-            // Wait until the request reached the server, so the transfer is in flight.
+            try await untilInFlight(recorder)
+            #expect(recorder.all.count == 1)
             let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: .seconds(3))
-            while recorder.requests.isEmpty && clock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            #expect(recorder.requests.count == 1)
             let cancelledAt = clock.now
             task.cancel()
             let result = await task.result
@@ -290,7 +278,7 @@ struct CurlHTTPClientTests {
             }
             await #expect(throws: HTTPClientError.cancelled) { try await task.result.get() }
             try await Task.sleep(for: .milliseconds(100))
-            #expect(recorder.requests.isEmpty)
+            #expect(recorder.all.isEmpty)
         }
     }
 
@@ -300,11 +288,7 @@ struct CurlHTTPClientTests {
             let task = Task { () async throws(HTTPClientError) -> HTTPClientResponse in
                 try await client.send(request)
             }
-            let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: .seconds(3))
-            while recorder.requests.isEmpty && clock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await untilInFlight(recorder)
             await client.shutdown()
             await #expect(throws: HTTPClientError.cancelled) { try await task.result.get() }
             await #expect(throws: HTTPClientError.cancelled) {
@@ -312,4 +296,9 @@ struct CurlHTTPClientTests {
             }
         }
     }
+}
+
+/// Waits until the server has seen a request, so the transfer is in flight.
+private func untilInFlight(_ recorder: Recorder<LoopbackHTTPServer.Request>) async throws {
+    try await eventually(timeout: .seconds(3), "the request to reach the server") { !recorder.all.isEmpty }
 }
