@@ -151,4 +151,70 @@ import Testing
             expectEachPlaybackEventOnce(service, ads: ["late-a1"])
         }
     }
+
+    @Test func landingJustAfterAnAdStartStillFiresStart() async throws {
+        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { service, daemon in
+            var feed = TickFeed(from: Ads.t0)
+            feed.play(to: Ads.t0 + 3_000)
+            feed.line("seek-start")
+            feed.jump(to: podStart + 300)
+            feed.line("seek-end")
+            feed.play(to: podStart + 14_000)
+            daemon.send(feed.lines)
+            try await finish(daemon)
+            expectEachPlaybackEventOnce(service, ads: ["p1-a1"])
+        }
+    }
+
+    @Test func fastForwardAndJumpsAreNotPlayback() async throws {
+        try await withPlayback(pods: {
+            [
+                Ads.pod(id: "fast", start: podStart, on: $0), Ads.pod(id: "jumped", start: Ads.t0 + 30_000, on: $0),
+                Ads.pod(id: "played", start: Ads.t0 + 50_000, on: $0),
+            ]
+        }) { service, daemon in
+            // Through the first pod at rate 2 (the player says so), through the second in 5 s jumps every 250 ms.
+            var feed = TickFeed(from: Ads.t0)
+            feed.play(to: podStart - 1_000)
+            feed.line("rate 2")
+            var at = feed.at
+            var lines: [String] = []
+            for playhead in stride(from: podStart - 500, through: podStart + 14_000, by: 500) {
+                at += 250
+                lines.append("{\"playhead\": \(playhead), \"at\": \(at), \"rate\": 2}")
+            }
+            lines.append("rate 1")
+            for playhead in stride(from: Ads.t0 + 25_000, through: Ads.t0 + 45_000, by: 5_000) {
+                at += 250
+                lines.append("{\"playhead\": \(playhead), \"at\": \(at)}")
+            }
+            // Then plain 1x play through a third pod, which fires.
+            var normal = TickFeed(from: Ads.t0 + 48_000, at: at + 250)
+            normal.play(to: Ads.t0 + 64_000)
+            daemon.send(feed.lines + lines + normal.lines)
+            try await finish(daemon)
+            let wrongly = service.beacons.filter { !($0.query ?? "").contains("ad=played") }
+            #expect(wrongly.count == 0, "\(service.beaconSummary)")
+            expectEachPlaybackEventOnce(service, ads: ["played-a1"])
+        }
+    }
+
+    @Test func userActionsWithinAnAdFireEveryTime() async throws {
+        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { service, daemon in
+            var feed = TickFeed(from: Ads.t0)
+            feed.play(to: podStart + 1_000)
+            for line in ["mute", "unmute", "mute", "click", "expand", "collapse", "skip", "rewind"] { feed.line(line) }
+            feed.play(to: podStart + 14_000)
+            feed.line("click")  // after the ad's end and its 500 ms grace: nothing
+            daemon.send(feed.lines)
+            try await finish(daemon)
+            let expected: [TrackingEventType: Int] = [
+                .mute: 2, .unmute: 1, .clickTracking: 1, .clickAbstractType: 1, .playerExpand: 1, .playerCollapse: 1,
+                .skip: 1, .rewind: 1, .pause: 0, .resume: 0,
+            ]
+            for (type, count) in expected {
+                #expect(service.beaconCount(ad: "p1-a1", type) == count, "\(type)\n\(service.beaconSummary)")
+            }
+        }
+    }
 }

@@ -140,4 +140,55 @@ import Testing
             #expect(!service.received.contains { $0.path == Self.masterPath })
         }
     }
+
+    static let noSessidRoute: AdService.Route = { request in
+        switch (request.method, request.path, request.query) {
+        case ("POST", Self.masterPath, _): return .status(405)
+        case ("GET", Self.masterPath, "initSession=true"?): return .status(404)
+        case ("GET", Self.masterPath, nil): return Self.playlist(variant: "variant/index.m3u8")
+        default: return nil
+        }
+    }
+
+    @Test func aFailedLoadRepliesWithItsReason() async throws {
+        let service = try await AdService.start(route: Self.noSessidRoute)
+        do {
+            try await withDaemon([]) { daemon in
+                try await daemon.waitUntilListening()
+                let result = try await runBeaconctl(["send", "--socket", daemon.socketPath, "load", service.baseURL + Self.masterPath])
+                #expect(result.status != 0)
+                #expect(result.stdout.hasPrefix("{\"error\""), "\(result.stdout)")
+                #expect(result.stdout.contains("sessid"), "\(result.stdout)")
+                let report = try await daemon.status()
+                #expect(report.state == "error")
+                #expect(daemon.stdoutLines.isEmpty)
+                daemon.terminate()
+                #expect(try await daemon.waitForExit() == 0)
+            }
+        } catch {
+            await service.stop()
+            throw error
+        }
+        await service.stop()
+    }
+
+    @Test func aFailedInitStillReadsAndDrainsStdin() async throws {
+        let service = try await AdService.start(route: Self.noSessidRoute)
+        do {
+            try await withDaemon(["--media-url", service.baseURL + Self.masterPath, "--stdin"]) { daemon in
+                var feed = TickFeed(from: Ads.t0)
+                feed.play(to: Ads.t0 + 5_000)
+                feed.line("pause")
+                feed.line("play")
+                daemon.send(feed.lines)
+                try await daemon.waitForStatus("every tick counted") { $0.state == "error" && $0.counters.ticks == feed.tickCount }
+                try await finish(daemon)
+                #expect(service.beacons.isEmpty)
+            }
+        } catch {
+            await service.stop()
+            throw error
+        }
+        await service.stop()
+    }
 }

@@ -84,6 +84,11 @@ final class AdService: Sendable {
         storage.state.withLock { $0.metadata = body }
     }
 
+    /// Serves `body` as is (a broken document, say) from every `.../metadata` path from now on.
+    func serve(body: String) {
+        storage.state.withLock { $0.metadata = body }
+    }
+
     /// GETs on metadata paths so far.
     var metadataRequests: [Received] { received.filter { $0.method == "GET" && $0.path.hasSuffix("/metadata") } }
 
