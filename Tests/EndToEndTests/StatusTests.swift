@@ -8,6 +8,7 @@ import Testing
 
     @Test func withoutADaemonStatusSaysSoAndFails() async throws {
         let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         let result = try await runBeaconctl(["status", "--socket", directory.file("none.sock")])
         #expect(result.status != 0)
         #expect(result.stderr.contains("no daemon is listening"), "\(result.stderr)")

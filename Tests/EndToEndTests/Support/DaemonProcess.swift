@@ -107,7 +107,10 @@ final class DaemonProcess: Sendable {
 /// Runs `body` with a daemon started with `arguments`, killing it however `body` ends.
 func withDaemon<R>(_ arguments: [String], _ body: (DaemonProcess) async throws -> R) async throws -> R {
     let daemon = try DaemonProcess(arguments)
-    defer { daemon.kill() }
+    defer {
+        daemon.kill()
+        daemon.directory.remove()
+    }
     return try await body(daemon)
 }
 

@@ -14,7 +14,10 @@ final class TemporaryDirectory: Sendable {
         path = created
     }
 
-    deinit {
+    deinit { remove() }
+
+    /// Removes the directory and what it holds.
+    func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }
 
