@@ -1,0 +1,37 @@
+import BeaconCore
+import Testing
+
+/// Draining at the end of input and on SIGTERM.
+@Suite struct ShutdownTests {
+    let podStart = Ads.t0 + 2_000
+
+    @Test func theEndOfInputWaitsForAnInFlightBeacon() async throws {
+        try await withPlayback(
+            configure: { $0.answerBeacons(containing: "cn=complete", with: .delay(.milliseconds(1_500))) },
+            pods: { [Ads.pod(id: "p1", start: podStart, adDuration: 8_000, on: $0)] }
+        ) { service, daemon in
+            // The feed ends with the tick that reaches `complete`.
+            var feed = TickFeed(from: Ads.t0)
+            feed.play(to: podStart + 8_000)
+            daemon.send(feed.lines)
+            try await finish(daemon)
+
+            let completes = service.beacons(ad: "p1-a1", .complete)
+            #expect(completes.count == 1)
+            if let received = completes.first?.at, let exited = daemon.child.exitedAt {
+                #expect(received < exited)
+            }
+            let sent = daemon.stderrLines.filter { $0.contains("beacon sent") && $0.contains("event=complete") }
+            #expect(sent.count == 1, "\(daemon.stderrText.suffix(3000))")
+            expectEachPlaybackEventOnce(service, ads: ["p1-a1"])
+        }
+    }
+
+    @Test func sigtermWhileIdleExitsZero() async throws {
+        try await withDaemon([]) { daemon in
+            try await daemon.waitUntilListening()
+            daemon.terminate()
+            #expect(try await daemon.waitForExit(timeout: .seconds(10)) == 0)
+        }
+    }
+}

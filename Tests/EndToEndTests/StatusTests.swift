@@ -1,0 +1,68 @@
+import BeaconCore
+import Foundation
+import Testing
+
+/// `beaconctl status`, human and JSON, with and without a daemon.
+@Suite struct StatusTests {
+    let podStart = Ads.t0 + 2_000
+
+    @Test func withoutADaemonStatusSaysSoAndFails() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let result = try await runBeaconctl(["status", "--socket", directory.file("none.sock")])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("no daemon is listening"), "\(result.stderr)")
+        #expect(result.stderr.contains(directory.file("none.sock")))
+    }
+
+    @Test func humanAndJSONViews() async throws {
+        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { service, daemon in
+            // Up to 1 s past the midpoint of the 12 s ad: the third quartile is still to come.
+            var feed = TickFeed(from: Ads.t0)
+            feed.play(to: podStart + 7_000)
+            daemon.send(feed.lines)
+            try await daemon.waitForStatus("the midpoint done") { $0.state(ofAd: "p1-a1", .midpoint) == .done }
+
+            let human = try await runBeaconctl(["status", "--socket", daemon.socketPath])
+            #expect(human.status == 0, "\(human.stderr)")
+            let lines = human.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.contains { $0.hasPrefix("state") && $0.contains("playing") }, "\(human.stdout)")
+            #expect(human.stdout.contains("\(service.baseURL)/live/master.m3u8?sessid=e2e"))
+            #expect(human.stdout.contains("\(service.baseURL)/live/metadata?sessid=e2e"))
+            #expect(human.stdout.contains("ad break p1"))
+            #expect(human.stdout.contains("ad p1-a1"))
+            func eventLine(_ type: TrackingEventType) -> String? {
+                lines.first { $0.split(separator: " ").contains(Substring(type.rawValue)) }
+            }
+            for type in [TrackingEventType.impression, .start, .firstQuartile, .midpoint] {
+                #expect(eventLine(type)?.contains("done") == true, "\(type): \(eventLine(type) ?? "missing")")
+            }
+            for type in [TrackingEventType.thirdQuartile, .complete, .pause, .mute] {
+                #expect(eventLine(type)?.contains("idle") == true, "\(type): \(eventLine(type) ?? "missing")")
+            }
+
+            let json = try await runBeaconctl(["status", "--json", "--socket", daemon.socketPath])
+            #expect(json.status == 0, "\(json.stderr)")
+            let text = json.stdout.trimmingCharacters(in: .newlines)
+            #expect(!text.contains("\n"), "one line")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(
+                Set(object.keys)
+                    == ["apiLevel", "version", "state", "session", "playhead", "dataRange", "adBreaks", "counters", "lastError"])
+            #expect(object["apiLevel"] as? Int == 1)
+            #expect(object["state"] as? String == "playing")
+            let session = try #require(object["session"] as? [String: Any])
+            #expect(Set(session.keys) == ["mediaUrl", "manifestUrl", "trackingUrl", "sessionId"])
+            let counters = try #require(object["counters"] as? [String: Any])
+            #expect(Set(counters.keys) == ["ticks", "badLines", "beaconsSent", "beaconsFailed", "metadataFetches", "metadataErrors"])
+            #expect(object["lastError"] is NSNull)
+            let report = try StatusReport.decode(jsonLine: text)
+            #expect(report.playhead == podStart + 7_000)
+            #expect(report.counters.ticks == feed.tickCount)
+            let event = try #require(report.adBreaks.first?.ads.first?.trackingEvents.first)
+            #expect(event.event == .impression)
+            #expect(event.signalingUrls == [service.beaconURL(ad: "p1-a1", .impression)])
+            try await finish(daemon)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import BeaconCore
+import BeaconSimulator
+import Synchronization
+
+/// A test ad-insertion service on 127.0.0.1: session init (per test), a metadata document the
+/// test may change between refreshes, and a beacon sink that records every request.
+final class AdService: Sendable {
+    typealias Request = LoopbackHTTPServer.Request
+    typealias Response = LoopbackHTTPServer.Response
+    /// Answers a request the service does not handle itself (session init, playlists); nil for 404.
+    typealias Route = @Sendable (Request) async -> Response?
+
+    /// One request as the service saw it.
+    struct Received: Sendable {
+        var method: String
+        var uri: String
+        var path: String
+        var query: String?
+        var at: ContinuousClock.Instant
+    }
+
+    /// How the sink answers the beacon URLs containing a given text.
+    enum SinkBehaviour: Sendable {
+        case status(Int)
+        case delay(Duration)
+    }
+
+    static let sinkPath = "/beacon"
+
+    private struct State {
+        var received: [Received] = []
+        var metadata = ""
+        var behaviours: [(match: String, behaviour: SinkBehaviour)] = []
+    }
+
+    /// The state, shared with the server's handler.
+    private final class Storage: Sendable {
+        let state = Mutex(State())
+    }
+
+    private let storage: Storage
+    let server: LoopbackHTTPServer
+
+    var baseURL: String { server.baseURL }
+
+    /// Starts the service; `route` answers what is neither metadata nor a beacon.
+    static func start(route: Route? = nil) async throws -> AdService {
+        let storage = Storage()
+        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0) { request in
+            storage.state.withLock {
+                $0.received.append(
+                    Received(method: request.method, uri: request.uri, path: request.path, query: request.query, at: request.receivedAt))
+            }
+            if request.path == sinkPath {
+                let behaviour = storage.state.withLock { state in state.behaviours.first { request.uri.contains($0.match) }?.behaviour }
+                switch behaviour {
+                case .status(let status)?: return .status(status)
+                case .delay(let delay)?: return await .delayed(delay, .status(204))
+                case nil: return .status(200)
+                }
+            }
+            if let response = await route?(request) { return response }
+            if request.method == "GET", request.path.hasSuffix("/metadata") {
+                let body = storage.state.withLock { $0.metadata }
+                return body.isEmpty ? .status(404) : .json(body)
+            }
+            return .status(404)
+        }
+        return AdService(server: server, storage: storage)
+    }
+
+    private init(server: LoopbackHTTPServer, storage: Storage) {
+        self.server = server
+        self.storage = storage
+    }
+
+    func stop() async { await server.stop() }
+
+    // MARK: Metadata
+
+    /// Serves `document` from every `.../metadata` path from now on.
+    func serve(_ document: MetadataDocument) {
+        let body = document.encodedJSON()
+        storage.state.withLock { $0.metadata = body }
+    }
+
+    /// Serves `body` as is (a broken document, say) from every `.../metadata` path from now on.
+    func serve(body: String) {
+        storage.state.withLock { $0.metadata = body }
+    }
+
+    /// GETs on metadata paths so far.
+    var metadataRequests: [Received] { received.filter { $0.method == "GET" && $0.path.hasSuffix("/metadata") } }
+
+    // MARK: Sink
+
+    /// The signaling URL of `event` of ad `ad` on this sink; `extra` is appended to the query.
+    func beaconURL(ad: String, _ event: TrackingEventType, extra: String = "") -> String {
+        "\(baseURL)\(Self.sinkPath)?ad=\(ad)&cn=\(event.rawValue)\(extra)"
+    }
+
+    /// From now on, beacon URLs containing `match` get `behaviour`.
+    func answerBeacons(containing match: String, with behaviour: SinkBehaviour) {
+        storage.state.withLock { $0.behaviours.append((match, behaviour)) }
+    }
+
+    var received: [Received] { storage.state.withLock { $0.received } }
+
+    var beacons: [Received] { received.filter { $0.path == Self.sinkPath } }
+
+    /// Beacons received for `event` of ad `ad`.
+    func beacons(ad: String, _ event: TrackingEventType) -> [Received] {
+        beacons.filter { Self.query($0.query, has: "ad", ad) && Self.query($0.query, has: "cn", event.rawValue) }
+    }
+
+    func beaconCount(ad: String, _ event: TrackingEventType) -> Int { beacons(ad: ad, event).count }
+
+    /// `ad/event` of every beacon received, for messages.
+    var beaconSummary: String {
+        beacons.map { $0.uri }.joined(separator: "\n")
+    }
+
+    private static func query(_ query: String?, has name: String, _ value: String) -> Bool {
+        (query ?? "").split(separator: "&").contains { $0 == "\(name)=\(value)" }
+    }
+}

@@ -1,0 +1,134 @@
+import BeaconCore
+import Foundation
+
+/// The real `beaconctl run` in a child process, with its own control socket in a fresh directory.
+final class DaemonProcess: Sendable {
+    let child: ChildProcess
+    let directory: TemporaryDirectory
+    let socketPath: String
+
+    /// Starts `beaconctl run --socket <fresh path> <arguments>`.
+    init(_ arguments: [String]) throws {
+        directory = try TemporaryDirectory()
+        socketPath = directory.file("c.sock")
+        child = try ChildProcess(executable: BeaconctlBinary.path, arguments: ["run", "--socket", socketPath] + arguments)
+    }
+
+    deinit { child.kill() }
+
+    // MARK: Input
+
+    func send(_ lines: [String]) { child.write(lines: lines) }
+    func send(_ line: String) { child.write(lines: [line]) }
+    func send(bytes: [UInt8]) { child.write(bytes) }
+    /// Ends stdin: with `--stdin` the daemon drains and exits.
+    func closeInput() { child.closeInput() }
+
+    // MARK: Output
+
+    var stdoutLines: [String] { child.stdout.lines }
+    var stderrLines: [String] { child.stderr.lines }
+    var stderrText: String { child.stderr.text }
+
+    /// The session's JSON line on stdout.
+    func sessionLine(timeout: Duration = .seconds(10)) async throws -> String {
+        try await eventuallyValue(timeout: timeout, "the session line on stdout\n\(stderrText.suffix(2000))") {
+            try checkRunning()
+            return stdoutLines.first
+        }
+    }
+
+    // MARK: Control socket
+
+    /// One line over the control socket; its reply.
+    func request(_ line: String, timeout: Duration = .seconds(5)) async throws -> String {
+        try await ControlSocketClient.request(path: socketPath, line: line, timeout: timeout)
+    }
+
+    func statusLine() async throws -> String { try await request("status") }
+
+    func status() async throws -> StatusReport {
+        try StatusReport.decode(jsonLine: try await statusLine())
+    }
+
+    /// Waits until the control socket answers `status`.
+    @discardableResult
+    func waitUntilListening(timeout: Duration = .seconds(10)) async throws -> StatusReport {
+        try await eventuallyValue(timeout: timeout, "the control socket of \(child.describe)\n\(stderrText.suffix(2000))") {
+            try checkRunning()
+            do {
+                return try await status()
+            } catch ControlSocketClientError.noDaemon {
+                return nil
+            }
+        }
+    }
+
+    /// Waits until the status satisfies `condition`; returns that status.
+    @discardableResult
+    func waitForStatus(
+        timeout: Duration = .seconds(10), _ what: String, _ condition: (StatusReport) -> Bool
+    ) async throws -> StatusReport {
+        var last: StatusReport?
+        do {
+            return try await eventuallyValue(timeout: timeout, what) {
+                try checkRunning()
+                let report: StatusReport
+                do {
+                    report = try await status()
+                } catch ControlSocketClientError.noDaemon {
+                    return nil  // not listening yet
+                }
+                last = report
+                return condition(report) ? report : nil
+            }
+        } catch let failure as TestFailure {
+            throw TestFailure("\(failure.description)\nlast status: \(last?.jsonLine() ?? "none")\n\(stderrText.suffix(2000))")
+        }
+    }
+
+    // MARK: Life
+
+    private func checkRunning() throws {
+        if let status = child.exitStatus {
+            throw TestFailure("\(child.describe) exited with \(status)\n\(stderrText.suffix(3000))")
+        }
+    }
+
+    @discardableResult
+    func waitForExit(timeout: Duration = .seconds(15)) async throws -> Int32 {
+        try await child.waitForExit(timeout: timeout)
+    }
+
+    func terminate() { child.terminate() }
+    func kill() { child.kill() }
+}
+
+/// Runs `body` with a daemon started with `arguments`, killing it however `body` ends.
+func withDaemon<R>(_ arguments: [String], _ body: (DaemonProcess) async throws -> R) async throws -> R {
+    let daemon = try DaemonProcess(arguments)
+    defer {
+        daemon.kill()
+        daemon.directory.remove()
+    }
+    return try await body(daemon)
+}
+
+/// What a short `beaconctl` command did.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `beaconctl <arguments>` to its end.
+func runBeaconctl(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> CommandResult {
+    let child = try ChildProcess(executable: BeaconctlBinary.path, arguments: arguments)
+    child.closeInput()
+    defer { child.kill() }
+    let status = try await child.waitForExit(timeout: timeout)
+    try await eventually(timeout: .seconds(5), "the output of \(child.describe) to end") {
+        child.stdout.isFinished && child.stderr.isFinished
+    }
+    return CommandResult(status: status, stdout: child.stdout.text, stderr: child.stderr.text)
+}

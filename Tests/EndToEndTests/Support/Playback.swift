@@ -1,0 +1,48 @@
+import BeaconCore
+import Testing
+
+/// Runs `body` with an ad service serving `pods` and a daemon reading stdin for a session on it.
+/// The media URL carries `sessid`, so no init request is needed; the metadata is polled at once.
+func withPlayback(
+    arguments: [String] = [],
+    configure: (AdService) -> Void = { _ in },
+    pods: (AdService) -> [Pod],
+    _ body: (AdService, DaemonProcess) async throws -> Void
+) async throws {
+    let service = try await AdService.start()
+    do {
+        configure(service)
+        service.serve(Ads.document(pods(service)))
+        let mediaURL = "\(service.baseURL)/live/master.m3u8?sessid=e2e"
+        try await withDaemon(["--media-url", mediaURL, "--stdin"] + arguments) { daemon in
+            try await daemon.waitUntilListening()
+            try await body(service, daemon)
+        }
+    } catch {
+        await service.stop()
+        throw error
+    }
+    await service.stop()
+}
+
+/// Ends the daemon's input and expects it to drain and exit 0: every line was handled and every
+/// beacon it fired has been answered once this returns.
+func finish(_ daemon: DaemonProcess, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    daemon.closeInput()
+    let status = try await daemon.waitForExit()
+    #expect(status == 0, "exit status\n\(daemon.stderrText.suffix(2000))", sourceLocation: sourceLocation)
+}
+
+/// Expects exactly one beacon for each playback event of each of `ads`, and no user event.
+func expectEachPlaybackEventOnce(
+    _ service: AdService, ads: [String], sourceLocation: SourceLocation = #_sourceLocation
+) {
+    for ad in ads {
+        for type in Ads.playbackTypes {
+            #expect(service.beaconCount(ad: ad, type) == 1, "\(type) of \(ad)\n\(service.beaconSummary)", sourceLocation: sourceLocation)
+        }
+        for type in Ads.userTypes {
+            #expect(service.beaconCount(ad: ad, type) == 0, "\(type) of \(ad)", sourceLocation: sourceLocation)
+        }
+    }
+}
