@@ -306,7 +306,10 @@ public actor BeaconDaemon: Service {
             return
         }
         // Most refreshes repeat the last body: comparing bytes is far cheaper than decoding.
-        if response.body == current.lastMetadataBody { return }
+        if response.body == current.lastMetadataBody {
+            logs.metadata.debug("metadata unchanged bytes=\(response.body.count)")
+            return
+        }
         let document: MetadataDocument
         do {
             document = try MetadataDocument.decode(response.body)
