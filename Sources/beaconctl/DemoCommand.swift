@@ -22,6 +22,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Also show the daemon's log lines.")
     var verbose = false
 
+    @OptionGroup var socket: SocketOption
+
     func validate() throws {
         if let duration, !(duration.isFinite && duration > 0 && duration <= 3600) {
             throw ValidationError("--duration must be between 0 and 3600 seconds")
@@ -38,7 +40,6 @@ struct DemoCommand: AsyncParsableCommand {
         out("beaconctl demo: simulated ad-insertion service on \(service.server.baseURL)")
         out("  ad break \(pod.id): \(pod.ads.count) ads of \(UTCTime.formatSpan(pod.ads[0].duration)), starts in \(UTCTime.formatSpan(pod.startTime - startedAt))")
         out("  the player pauses and mutes 2 s into the first ad, resumes 1.5 s later")
-        out("")
 
         var configuration = DaemonConfiguration(version: Beaconctl.version)
         configuration.mediaURL = service.mediaURL
@@ -66,22 +67,41 @@ struct DemoCommand: AsyncParsableCommand {
                     out("  \(Self.pad(elapsed, 6)) \(Self.pad(firing.event.rawValue, 16)) \(Self.pad(firing.adID, 12)) \(Self.pad(firing.podID, 14)) \(outcome)")
                 }
             })
-        let end = duration.map { startedAt + Milliseconds($0 * 1000) } ?? pod.startTime + pod.duration + 3000
-        let report = await withTaskGroup(of: Void.self) { group in
-            group.addTask { await daemon.run() }
-            await SimulatedPlayer(pod: pod).play(until: end) { line in _ = await daemon.handle(.text(line)) }
-            let report = await daemon.statusReport()
-            daemon.stop()
-            return report
+        // The demo answers 'beaconctl status' like a daemon, unless a real one holds the socket.
+        let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
+        let listening: Bool
+        do {
+            try await controlSocket.bind()
+            listening = true
+            out("  while it runs, look inside: beaconctl status" + (socket.socket.map { " --socket \($0)" } ?? ""))
+        } catch {
+            listening = false
+            out("  (no control socket for the demo: \(error))")
         }
+        out("")
+        let end = duration.map { startedAt + Milliseconds($0 * 1000) } ?? pod.startTime + pod.duration + 3000
+        // The schedule is read before the drain ends the session; the counters after it.
+        let played = await withDiscardingTaskGroup { group in
+            if listening { group.addTask { try? await controlSocket.run() } }
+            let played = await withDiscardingTaskGroup { playback in
+                playback.addTask { await daemon.run() }
+                await SimulatedPlayer(pod: pod).play(until: end) { line in _ = await daemon.handle(.text(line)) }
+                let played = await daemon.statusReport()
+                daemon.stop()
+                return played
+            }
+            group.cancelAll()
+            return played
+        }
+        let counters = await daemon.statusReport().counters
         await service.stop()
         await client.shutdown()
         let counts = tally.withLock { $0 }
         out("")
         out("summary: \(counts[.done, default: 0]) tracking events done, \(counts[.failed, default: 0]) failed; "
-            + "\(report.counters.beaconsSent) beacons sent, \(service.receivedBeacons().count) received by the sink; "
-            + "\(report.counters.ticks) ticks, \(report.counters.metadataFetches) metadata fetches")
-        for ad in report.adBreaks.flatMap(\.ads) {
+            + "\(counters.beaconsSent) beacons sent, \(service.receivedBeacons().count) received by the sink; "
+            + "\(counters.ticks) ticks, \(counters.metadataFetches) metadata fetches")
+        for ad in played.adBreaks.flatMap(\.ads) {
             let unfired = ad.trackingEvents.filter { $0.reportingState == .idle }.map(\.event.rawValue)
             if !unfired.isEmpty {
                 out("  not fired in \(ad.id) (the simulated viewer did not do these): \(unfired.joined(separator: " "))")
