@@ -9,10 +9,23 @@ func withPlayback(
     pods: (AdService) -> [Pod],
     _ body: (AdService, DaemonProcess) async throws -> Void
 ) async throws {
+    try await withPlayback(
+        arguments: arguments,
+        serving: { service in
+            configure(service)
+            service.serve(Ads.document(pods(service)))
+        }, body)
+}
+
+/// Runs `body` with an ad service set up by `serving` and a daemon reading stdin for a session on it.
+func withPlayback(
+    arguments: [String] = [],
+    serving: (AdService) -> Void,
+    _ body: (AdService, DaemonProcess) async throws -> Void
+) async throws {
     let service = try await AdService.start()
     do {
-        configure(service)
-        service.serve(Ads.document(pods(service)))
+        serving(service)
         let mediaURL = "\(service.baseURL)/live/master.m3u8?sessid=e2e"
         try await withDaemon(["--media-url", mediaURL, "--stdin"] + arguments) { daemon in
             try await daemon.waitUntilListening()
