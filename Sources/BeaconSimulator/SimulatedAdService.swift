@@ -74,22 +74,11 @@ public final class SimulatedAdService: Sendable {
 
     private static func makePod(start: Milliseconds, adCount: Int, adDuration: Milliseconds, beaconBase: String) -> Pod {
         let ads = (0..<adCount).map { index in
-            let adStart = start + Milliseconds(index) * adDuration
             let adID = "demo-ad-\(index + 1)"
-            func event(_ type: TrackingEventType, at offset: Milliseconds, duration: Milliseconds = 0) -> TrackingEvent {
-                TrackingEvent(
-                    event: type, startTime: adStart + offset, duration: duration,
-                    signalingUrls: ["\(beaconBase)/beacon/\(adID)/\(type.rawValue)"])
-            }
-            return Ad(
-                id: adID, startTime: adStart, duration: adDuration,
-                trackingEvents: [
-                    event(.impression, at: 0, duration: adDuration), event(.start, at: 0),
-                    event(.firstQuartile, at: adDuration / 4), event(.midpoint, at: adDuration / 2),
-                    event(.thirdQuartile, at: adDuration * 3 / 4), event(.complete, at: adDuration),
-                    event(.pause, at: 0), event(.resume, at: 0), event(.mute, at: 0), event(.unmute, at: 0),
-                    event(.clickTracking, at: 0), event(.playerExpand, at: 0),
-                ])
+            return StandardAd.make(
+                id: adID, start: start + Milliseconds(index) * adDuration, duration: adDuration,
+                userTypes: [.pause, .resume, .mute, .unmute, .clickTracking, .playerExpand]
+            ) { type in ["\(beaconBase)/beacon/\(adID)/\(type.rawValue)"] }
         }
         return Pod(id: "demo-break-1", startTime: start, duration: Milliseconds(adCount) * adDuration, ads: ads)
     }

@@ -1,3 +1,4 @@
+import BeaconSimulator
 import Foundation
 @testable import BeaconCore
 
@@ -9,42 +10,22 @@ enum Fixture {
     static let adDuration: Milliseconds = 30_000
 
     /// The playback-triggered events every test ad carries, in the order they fire.
-    static let playbackTypes: [TrackingEventType] = [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete]
+    static let playbackTypes = StandardAd.playbackTypes
     /// Every user-action type.
-    static let userTypes: [TrackingEventType] = [
-        .pause, .resume, .mute, .unmute, .rewind, .skip, .playerExpand, .playerCollapse, .clickTracking, .clickAbstractType,
-    ]
+    static let userTypes = StandardAd.userTypes
 
     static func url(ad: String, _ type: TrackingEventType) -> String {
         "http://127.0.0.1:4647/beacon?ad=\(ad)&cn=\(type.rawValue)"
     }
 
-    /// The start time of each standard event of an ad.
-    static func offset(of type: TrackingEventType, duration: Milliseconds) -> Milliseconds {
-        switch type {
-        case .firstQuartile: duration / 4
-        case .midpoint: duration / 2
-        case .thirdQuartile: duration * 3 / 4
-        case .complete: duration
-        default: 0
-        }
-    }
-
-    /// An ad with an impression spanning it, zero-duration `start`/quartiles/`complete`, every user
-    /// event at its start, and `extra` events appended.
+    /// A standard ad (every user event at its start, unless `userEvents` is false) with `extra` events appended.
     static func ad(
         id: String, start: Milliseconds, duration: Milliseconds = adDuration,
         userEvents: Bool = true, extra: [TrackingEvent] = []
     ) -> Ad {
-        var events = playbackTypes.map { type in
-            TrackingEvent(
-                event: type, startTime: start + offset(of: type, duration: duration),
-                duration: type == .impression ? duration : 0, signalingUrls: [url(ad: id, type)])
-        }
-        if userEvents {
-            events += userTypes.map { TrackingEvent(event: $0, startTime: start, duration: 0, signalingUrls: [url(ad: id, $0)]) }
-        }
-        return Ad(id: id, startTime: start, duration: duration, trackingEvents: events + extra)
+        var ad = StandardAd.make(id: id, start: start, duration: duration, userTypes: userEvents ? userTypes : []) { [url(ad: id, $0)] }
+        ad.trackingEvents += extra
+        return ad
     }
 
     /// A pod holding `ads`, lasting as long as they do.

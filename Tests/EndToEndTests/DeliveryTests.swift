@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconSimulator
 import Testing
 
 /// Requesting signaling URLs: several per event, failures, refusals, quiet mode.
@@ -7,7 +8,7 @@ import Testing
 
     @Test func everySignalingURLOfAnEventIsRequested() async throws {
         try await withPlayback(pods: { service in
-            let ad = Ads.ad(id: "multi", start: podStart, duration: 8_000, userEvents: false) { type in
+            let ad = StandardAd.make(id: "multi", start: podStart, duration: 8_000, userTypes: []) { type in
                 type == .impression
                     ? (1...3).map { service.beaconURL(ad: "multi", type, extra: "&n=\($0)") }
                     : [service.beaconURL(ad: "multi", type)]
@@ -32,7 +33,7 @@ import Testing
         try await withPlayback(
             configure: { $0.answerBeacons(containing: "cn=midpoint", with: .status(500)) },
             pods: { service in
-                let ad = Ads.ad(id: "bad", start: podStart, duration: 8_000, userEvents: false) { type in
+                let ad = StandardAd.make(id: "bad", start: podStart, duration: 8_000, userTypes: []) { type in
                     type == .thirdQuartile ? ["file:///etc/passwd"] : [service.beaconURL(ad: "bad", type)]
                 }
                 return [Pod(id: "p1", startTime: podStart, duration: 8_000, ads: [ad])]

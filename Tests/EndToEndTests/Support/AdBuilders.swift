@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconSimulator
 
 /// Builders for metadata: ads whose events signal the test sink, pods, documents.
 enum Ads {
@@ -6,39 +7,9 @@ enum Ads {
     static let t0: Milliseconds = 1_675_135_534_076
 
     /// The playback events every built ad carries, in the order they fire.
-    static let playbackTypes: [TrackingEventType] = [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete]
+    static let playbackTypes = StandardAd.playbackTypes
 
-    static let userTypes: [TrackingEventType] = [
-        .pause, .resume, .mute, .unmute, .rewind, .skip, .playerExpand, .playerCollapse, .clickTracking, .clickAbstractType,
-    ]
-
-    /// Where `type` starts in an ad of `duration`.
-    static func offset(of type: TrackingEventType, duration: Milliseconds) -> Milliseconds {
-        switch type {
-        case .firstQuartile: duration / 4
-        case .midpoint: duration / 2
-        case .thirdQuartile: duration * 3 / 4
-        case .complete: duration
-        default: 0
-        }
-    }
-
-    /// An ad with an impression spanning it, zero-duration start, quartiles and complete, and
-    /// (if `userEvents`) every user event; `urls` gives each event's signaling URLs.
-    static func ad(
-        id: String, start: Milliseconds, duration: Milliseconds, userEvents: Bool = true,
-        urls: (TrackingEventType) -> [String]
-    ) -> Ad {
-        var events = playbackTypes.map { type in
-            TrackingEvent(
-                event: type, startTime: start + offset(of: type, duration: duration),
-                duration: type == .impression ? duration : 0, signalingUrls: urls(type))
-        }
-        if userEvents {
-            events += userTypes.map { TrackingEvent(event: $0, startTime: start, duration: 0, signalingUrls: urls($0)) }
-        }
-        return Ad(id: id, startTime: start, duration: duration, trackingEvents: events)
-    }
+    static let userTypes = StandardAd.userTypes
 
     /// A pod of `count` back-to-back ads named `<id>-a1`, `<id>-a2`..., signaling `service`'s sink.
     static func pod(
@@ -47,9 +18,10 @@ enum Ads {
     ) -> Pod {
         let ads = (0..<count).map { index in
             let adID = "\(id)-a\(index + 1)"
-            return ad(id: adID, start: start + Milliseconds(index) * adDuration, duration: adDuration, userEvents: userEvents) {
-                [service.beaconURL(ad: adID, $0)]
-            }
+            return StandardAd.make(
+                id: adID, start: start + Milliseconds(index) * adDuration, duration: adDuration,
+                userTypes: userEvents ? userTypes : []
+            ) { [service.beaconURL(ad: adID, $0)] }
         }
         return Pod(id: id, startTime: start, duration: Milliseconds(count) * adDuration, ads: ads)
     }
