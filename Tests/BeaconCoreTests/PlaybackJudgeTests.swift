@@ -116,6 +116,23 @@ import Testing
         #expect(outcome17 == (t0 + 750)...(t0 + 1000))
     }
 
+    /// Seek and buffer starts may repeat before their end: one end closes them all.
+    @Test(arguments: [(PlayerEvent.seekStart, PlayerEvent.seekEnd), (.bufferStart, .bufferEnd)])
+    func repeatedStartsNeedOneEnd(start: PlayerEvent, end: PlayerEvent) {
+        var judge = baselined()
+        judge.observe(start)
+        let repeated = judge.observe(start)
+        #expect(repeated == false)
+        judge.observe(start)
+        #expect(judge.state != .playing)
+        judge.observe(end)
+        #expect(judge.state == .playing)
+        let baseline = judge.observe(PlayheadTick(playhead: t0 + 250), arrivalTime: arrival + 250)
+        #expect(baseline == nil)
+        let counted = judge.observe(PlayheadTick(playhead: t0 + 500), arrivalTime: arrival + 500)
+        #expect(counted == (t0 + 250)...(t0 + 500))
+    }
+
     @Test func anInterruptionBetweenTwoTicksVoidsTheStretch() {
         var judge = baselined()
         judge.observe(.pause)
