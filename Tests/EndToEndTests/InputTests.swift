@@ -46,11 +46,10 @@ import Testing
     }
 
     @Test func ticksOverTheControlSocketFireBeacons() async throws {
-        let service = try await AdService.start { request in
+        try await withAdService(route: { request in
             guard request.path == "/live/master.m3u8", request.method == "POST" else { return nil }
             return .json(#"{"manifestUrl": "/live/master.m3u8?sessid=sock", "trackingUrl": "/live/metadata?sessid=sock"}"#)
-        }
-        do {
+        }) { service in
             service.serve(Ads.document([Ads.pod(id: "p1", start: podStart, on: service)]))
             try await withDaemon([]) { daemon in
                 let idle = try await daemon.waitUntilListening()
@@ -91,10 +90,6 @@ import Testing
                 daemon.terminate()
                 #expect(try await daemon.waitForExit() == 0)
             }
-        } catch {
-            await service.stop()
-            throw error
         }
-        await service.stop()
     }
 }

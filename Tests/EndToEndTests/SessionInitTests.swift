@@ -13,25 +13,35 @@ import Testing
         .text("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=1280000,RESOLUTION=640x360\n\(variant)\n#EXT-X-STREAM-INF:BANDWIDTH=2560000\nother/index.m3u8\n")
     }
 
+    /// Refuses the POST and the `initSession=true` GET; answers the plain GET of the master playlist
+    /// with `plainGet`, and anything else with `other`.
+    static func initRefused(
+        plainGet: Response, other: @escaping @Sendable (AdService.Request) -> Response? = { _ in nil }
+    ) -> AdService.Route {
+        { request in
+            switch (request.method, request.path, request.query) {
+            case ("POST", masterPath, _): return .status(405)
+            case ("GET", masterPath, "initSession=true"?): return .status(404)
+            case ("GET", masterPath, nil): return plainGet
+            default: return other(request)
+            }
+        }
+    }
+
     /// Starts a service answering with `route` and a daemon for `mediaPath` on it; `body` gets the service and daemon.
     func withInit(
         mediaPath: String = masterPath,
         route: @escaping AdService.Route,
         _ body: (AdService, DaemonProcess) async throws -> Void
     ) async throws {
-        let service = try await AdService.start(route: route)
-        do {
+        try await withAdService(route: route) { service in
             service.serve(Ads.document([]))
             try await withDaemon(["--media-url", service.baseURL + mediaPath]) { daemon in
                 try await body(service, daemon)
                 daemon.terminate()
                 #expect(try await daemon.waitForExit() == 0)
             }
-        } catch {
-            await service.stop()
-            throw error
         }
-        await service.stop()
     }
 
     /// Reads the session line and checks it names `manifest`, `tracking` and `sessionId`, then that
@@ -80,15 +90,10 @@ import Testing
     }
 
     @Test func plainGetThatRedirects() async throws {
-        try await withInit(route: { request in
-            switch (request.method, request.path, request.query) {
-            case ("POST", Self.masterPath, _): return .status(405)
-            case ("GET", Self.masterPath, "initSession=true"?): return .status(404)
-            case ("GET", Self.masterPath, nil): return .redirect(to: "/live/sess/abc/master.m3u8?sessid=abc")
-            case ("GET", "/live/sess/abc/master.m3u8", _): return Self.playlist(variant: "index_1.m3u8")
-            default: return nil
-            }
-        }) { service, daemon in
+        let route = Self.initRefused(plainGet: .redirect(to: "/live/sess/abc/master.m3u8?sessid=abc")) { request in
+            request.path == "/live/sess/abc/master.m3u8" ? Self.playlist(variant: "index_1.m3u8") : nil
+        }
+        try await withInit(route: route) { service, daemon in
             try await expectSession(
                 daemon, service, manifest: "\(service.baseURL)/live/sess/abc/master.m3u8?sessid=abc",
                 tracking: "\(service.baseURL)/live/sess/abc/metadata?sessid=abc", sessionId: "abc", trackingPath: "/live/sess/abc/metadata")
@@ -96,14 +101,8 @@ import Testing
     }
 
     @Test func plainGetOfAMasterPlaylist() async throws {
-        try await withInit(route: { request in
-            switch (request.method, request.path, request.query) {
-            case ("POST", Self.masterPath, _): return .status(405)
-            case ("GET", Self.masterPath, "initSession=true"?): return .status(404)
-            case ("GET", Self.masterPath, nil): return Self.playlist(variant: "variant/index.m3u8?sessid=xyz")
-            default: return nil
-            }
-        }) { service, daemon in
+        try await withInit(route: Self.initRefused(plainGet: Self.playlist(variant: "variant/index.m3u8?sessid=xyz"))) {
+            service, daemon in
             try await expectSession(
                 daemon, service, manifest: "\(service.baseURL)/live/variant/index.m3u8?sessid=xyz",
                 tracking: "\(service.baseURL)/live/variant/metadata?sessid=xyz", sessionId: "xyz", trackingPath: "/live/variant/metadata")
@@ -111,14 +110,7 @@ import Testing
     }
 
     @Test func noSessidAnywhereIsAnError() async throws {
-        try await withInit(route: { request in
-            switch (request.method, request.path, request.query) {
-            case ("POST", Self.masterPath, _): return .status(405)
-            case ("GET", Self.masterPath, "initSession=true"?): return .status(404)
-            case ("GET", Self.masterPath, nil): return Self.playlist(variant: "variant/index.m3u8")
-            default: return nil
-            }
-        }) { service, daemon in
+        try await withInit(route: Self.noSessidRoute) { service, daemon in
             let report = try await daemon.waitForStatus("the error state") { $0.state == "error" }
             #expect(report.session == nil)
             #expect(report.lastError?.contains("sessid") == true, "\(report.lastError ?? "nil")")
@@ -141,18 +133,10 @@ import Testing
         }
     }
 
-    static let noSessidRoute: AdService.Route = { request in
-        switch (request.method, request.path, request.query) {
-        case ("POST", Self.masterPath, _): return .status(405)
-        case ("GET", Self.masterPath, "initSession=true"?): return .status(404)
-        case ("GET", Self.masterPath, nil): return Self.playlist(variant: "variant/index.m3u8")
-        default: return nil
-        }
-    }
+    static let noSessidRoute = initRefused(plainGet: playlist(variant: "variant/index.m3u8"))
 
     @Test func aFailedLoadRepliesWithItsReason() async throws {
-        let service = try await AdService.start(route: Self.noSessidRoute)
-        do {
+        try await withAdService(route: Self.noSessidRoute) { service in
             try await withDaemon([]) { daemon in
                 try await daemon.waitUntilListening()
                 let result = try await runBeaconctl(["send", "--socket", daemon.socketPath, "load", service.baseURL + Self.masterPath])
@@ -165,16 +149,11 @@ import Testing
                 daemon.terminate()
                 #expect(try await daemon.waitForExit() == 0)
             }
-        } catch {
-            await service.stop()
-            throw error
         }
-        await service.stop()
     }
 
     @Test func aFailedInitStillReadsAndDrainsStdin() async throws {
-        let service = try await AdService.start(route: Self.noSessidRoute)
-        do {
+        try await withAdService(route: Self.noSessidRoute) { service in
             try await withDaemon(["--media-url", service.baseURL + Self.masterPath, "--stdin"]) { daemon in
                 var feed = TickFeed(from: Ads.t0)
                 feed.play(to: Ads.t0 + 5_000)
@@ -185,10 +164,6 @@ import Testing
                 try await finish(daemon)
                 #expect(service.beacons.isEmpty)
             }
-        } catch {
-            await service.stop()
-            throw error
         }
-        await service.stop()
     }
 }

@@ -124,3 +124,16 @@ final class AdService: Sendable {
         (query ?? "").split(separator: "&").contains { $0 == "\(name)=\(value)" }
     }
 }
+
+/// Runs `body` with a started ad service, and always stops it.
+func withAdService<R>(route: AdService.Route? = nil, _ body: (AdService) async throws -> R) async throws -> R {
+    let service = try await AdService.start(route: route)
+    do {
+        let result = try await body(service)
+        await service.stop()
+        return result
+    } catch {
+        await service.stop()
+        throw error
+    }
+}

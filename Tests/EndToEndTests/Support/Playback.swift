@@ -23,19 +23,14 @@ func withPlayback(
     serving: (AdService) -> Void,
     _ body: (AdService, DaemonProcess) async throws -> Void
 ) async throws {
-    let service = try await AdService.start()
-    do {
+    try await withAdService { service in
         serving(service)
         let mediaURL = "\(service.baseURL)/live/master.m3u8?sessid=e2e"
         try await withDaemon(["--media-url", mediaURL, "--stdin"] + arguments) { daemon in
             try await daemon.waitUntilListening()
             try await body(service, daemon)
         }
-    } catch {
-        await service.stop()
-        throw error
     }
-    await service.stop()
 }
 
 /// Ends the daemon's input and expects it to drain and exit 0: every line was handled and every
