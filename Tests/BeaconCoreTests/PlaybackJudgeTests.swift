@@ -133,6 +133,50 @@ import Testing
         #expect(counted == (t0 + 250)...(t0 + 500))
     }
 
+    /// A pause or buffering holds the playhead: resumed at a known time, playback counts on from it,
+    /// so a player ticking every 5 s loses nothing after a resume.
+    @Test(arguments: [(PlayerEvent.pause, PlayerEvent.play), (.bufferStart, .bufferEnd)])
+    func afterAStallPlaybackCountsOnFromTheHeldPlayhead(stop: PlayerEvent, resume: PlayerEvent) {
+        var judge = baselined()
+        judge.observe(stop, arrivalTime: arrival + 100)
+        let held = judge.observe(PlayheadTick(playhead: t0), arrivalTime: arrival + 5_000)
+        #expect(held == nil)
+        judge.observe(resume, arrivalTime: arrival + 10_000)
+        let resumed = judge.observe(PlayheadTick(playhead: t0 + 5_000), arrivalTime: arrival + 15_000)
+        #expect(resumed == t0...(t0 + 5_000))
+    }
+
+    @Test func aResumeTooFastForTheTimeSinceItIsNotPlayback() {
+        var judge = baselined()
+        judge.observe(.pause, arrivalTime: arrival + 100)
+        judge.observe(.play, arrivalTime: arrival + 10_000)
+        // 20 s of program time in 1 s since the resume: a jump, not playback.
+        let jumped = judge.observe(PlayheadTick(playhead: t0 + 20_000), arrivalTime: arrival + 11_000)
+        #expect(jumped == nil)
+    }
+
+    @Test func aSeekDuringAPauseNeedsANewBaseline() {
+        var judge = baselined()
+        judge.observe(.pause, arrivalTime: arrival + 100)
+        judge.observe(.seekStart, arrivalTime: arrival + 200)
+        judge.observe(.seekEnd, arrivalTime: arrival + 300)
+        judge.observe(.play, arrivalTime: arrival + 400)
+        let first = judge.observe(PlayheadTick(playhead: t0 + 500), arrivalTime: arrival + 900)
+        #expect(first == nil)
+    }
+
+    @Test func ticksOnThePlayersClockResumeOnlyFromANewBaseline() {
+        // The resume's arrival time and the ticks' `at` come from different clocks: they are not compared.
+        var judge = PlaybackJudge()
+        _ = judge.observe(PlayheadTick(playhead: t0, observedAt: 1_000), arrivalTime: arrival)
+        judge.observe(.pause, arrivalTime: arrival + 100)
+        judge.observe(.play, arrivalTime: arrival + 5_000)
+        let first = judge.observe(PlayheadTick(playhead: t0 + 250, observedAt: 6_000), arrivalTime: arrival + 5_250)
+        #expect(first == nil)
+        let second = judge.observe(PlayheadTick(playhead: t0 + 500, observedAt: 6_250), arrivalTime: arrival + 5_500)
+        #expect(second == (t0 + 250)...(t0 + 500))
+    }
+
     @Test func anInterruptionBetweenTwoTicksVoidsTheStretch() {
         var judge = baselined()
         judge.observe(.pause)

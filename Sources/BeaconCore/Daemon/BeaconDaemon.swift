@@ -364,7 +364,7 @@ public actor BeaconDaemon: Service {
             dispatch(firings, generation: current.generation)
         case .player(let event):
             guard var current = session else { return nil }
-            let firings = current.tracking.observe(event)
+            let firings = current.tracking.observe(event, arrivalTime: now())
             session = current
             dispatch(firings, generation: current.generation)
         case .user(let action):

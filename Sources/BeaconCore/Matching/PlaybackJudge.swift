@@ -5,6 +5,11 @@
 /// faster than real time allows, give or take delivery jitter. A jump ahead is a seek and a move
 /// back a rewind: neither counts. Moving slower than real time counts, since every instant in
 /// between was shown, only later.
+///
+/// A pause or buffering holds the playhead still, so when playback resumes at a known time the
+/// next stretch counts from the held playhead: a player ticking every few seconds loses nothing.
+/// After a seek, completion or an abnormal rate the position is unknown, and the next tick only
+/// sets a new baseline.
 public struct PlaybackJudge: Sendable, Equatable {
     /// How the player is doing, as status shows it.
     public enum State: String, Sendable, Equatable {
@@ -21,6 +26,10 @@ public struct PlaybackJudge: Sendable, Equatable {
     public private(set) var lastPlayhead: Milliseconds?
     private var lastTickTime: Milliseconds?
     private var interrupted = true
+    /// Whether the interruption since the last tick was only a pause or buffering.
+    private var onlyStalled = false
+    /// Whether the last tick carried the player's own clock (`at`) rather than its arrival time.
+    private var lastTickOnPlayerClock = false
     public private(set) var isPaused = false
     public private(set) var isSeeking = false
     public private(set) var isBuffering = false
@@ -51,7 +60,9 @@ public struct PlaybackJudge: Sendable, Equatable {
         defer {
             lastPlayhead = tick.playhead
             lastTickTime = time
+            lastTickOnPlayerClock = tick.observedAt != nil
             interrupted = !isPlayingNormally
+            onlyStalled = interrupted && !isSeeking && !isCompleted && Self.normalRates.contains(rate)
         }
         guard !interrupted, isPlayingNormally, let from = lastPlayhead, let since = lastTickTime else { return nil }
         let advance = tick.playhead - from
@@ -61,36 +72,63 @@ public struct PlaybackJudge: Sendable, Equatable {
         return from...tick.playhead
     }
 
-    /// Takes a player event; returns true when it is a real change of state (a repeated pause is not).
+    /// Takes a player event that arrived at `arrivalTime` (if known); returns true when it is a real
+    /// change of state (a repeated pause is not).
     @discardableResult
-    public mutating func observe(_ event: PlayerEvent) -> Bool {
+    public mutating func observe(_ event: PlayerEvent, arrivalTime: Milliseconds? = nil) -> Bool {
         switch event {
         case .play:
-            defer { isPaused = false; isCompleted = false }
-            return isPaused || isCompleted
+            let changed = isPaused || isCompleted
+            isPaused = false
+            isCompleted = false
+            resumeStalledPlayback(at: arrivalTime)
+            return changed
         case .pause:
-            defer { isPaused = true; interrupted = true }
+            defer { isPaused = true; stall() }
             return !isPaused
-        case .complete:
-            defer { isCompleted = true; interrupted = true }
-            return !isCompleted
-        case .seekStart:
-            defer { isSeeking = true; interrupted = true }
-            return !isSeeking
-        case .seekEnd:
-            defer { isSeeking = false; interrupted = true }
-            return isSeeking
         case .bufferStart:
-            defer { isBuffering = true; interrupted = true }
+            defer { isBuffering = true; stall() }
             return !isBuffering
         case .bufferEnd:
-            defer { isBuffering = false; interrupted = true }
-            return isBuffering
+            let changed = isBuffering
+            isBuffering = false
+            resumeStalledPlayback(at: arrivalTime)
+            return changed
+        case .complete:
+            defer { isCompleted = true; losePosition() }
+            return !isCompleted
+        case .seekStart:
+            defer { isSeeking = true; losePosition() }
+            return !isSeeking
+        case .seekEnd:
+            defer { isSeeking = false; losePosition() }
+            return isSeeking
         case .rate(let newRate):
             guard newRate.isFinite, newRate != rate else { return false }
             rate = newRate
-            if !Self.normalRates.contains(newRate) { interrupted = true }
+            if !Self.normalRates.contains(newRate) { losePosition() }
             return true
         }
+    }
+
+    /// Playback stops with the playhead held where it is.
+    private mutating func stall() {
+        if !interrupted { onlyStalled = true }
+        interrupted = true
+    }
+
+    /// Where the playhead will be next is unknown: the next tick is only a baseline.
+    private mutating func losePosition() {
+        interrupted = true
+        onlyStalled = false
+    }
+
+    /// After a pause or buffering alone, playback goes on from the held playhead as of `time`.
+    /// Only when ticks are judged by arrival time too: a time from another clock cannot be compared.
+    private mutating func resumeStalledPlayback(at time: Milliseconds?) {
+        guard let time, onlyStalled, isPlayingNormally, lastPlayhead != nil, !lastTickOnPlayerClock else { return }
+        interrupted = false
+        onlyStalled = false
+        lastTickTime = time
     }
 }

@@ -52,10 +52,11 @@ public struct TrackingSession: Sendable {
         return fire(pending.takeDue(overlapping: stretch))
     }
 
-    /// Takes a player event; a pause, or a play after a pause, fires `pause` or `resume` of the ad being played.
-    public mutating func observe(_ event: PlayerEvent) -> [Firing] {
+    /// Takes a player event that arrived at `arrivalTime`, if known; a pause, or a play after a
+    /// pause, fires `pause` or `resume` of the ad being played.
+    public mutating func observe(_ event: PlayerEvent, arrivalTime: Milliseconds? = nil) -> [Firing] {
         let wasPaused = judge.isPaused
-        guard judge.observe(event) else { return [] }
+        guard judge.observe(event, arrivalTime: arrivalTime) else { return [] }
         switch event {
         case .pause: return fireActions([.pause])
         case .play where wasPaused: return fireActions([.resume])
