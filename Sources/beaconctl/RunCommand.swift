@@ -56,8 +56,8 @@ struct RunCommand: AsyncParsableCommand {
         if trackingUrl != nil && mediaUrl == nil {
             throw ValidationError("--tracking-url needs --media-url (the stream the player plays)")
         }
-        for url in [mediaUrl, trackingUrl].compactMap({ $0 }) where BeaconSender.refusal(of: url) != nil {
-            throw ValidationError("'\(url)' is not an http or https URL")
+        for url in [mediaUrl, trackingUrl].compactMap({ $0 }) {
+            if let refusal = URLPolicy.refusal(of: url) { throw ValidationError("'\(url)': \(refusal)") }
         }
     }
 

@@ -1,16 +1,8 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Requests every signaling URL of a fired tracking event, concurrently.
 public struct BeaconSender: Sendable {
     public var client: any HTTPClient
     /// Compute everything, send nothing.
     public var quiet: Bool
-    /// Longer signaling URLs are refused: no ad server needs more, and the metadata is untrusted.
-    public static let maxURLLength = 8192
 
     public init(client: any HTTPClient, quiet: Bool) {
         self.client = client
@@ -56,7 +48,7 @@ public struct BeaconSender: Sendable {
     }
 
     private func send(_ url: String) async -> Result {
-        if let reason = Self.refusal(of: url) {
+        if let reason = URLPolicy.refusal(of: url) {
             return Result(url: url, outcome: .refused(reason), latencyMilliseconds: 0)
         }
         if quiet { return Result(url: url, outcome: .notSent, latencyMilliseconds: 0) }
@@ -66,16 +58,5 @@ public struct BeaconSender: Sendable {
         } catch {
             return Result(url: url, outcome: .failed(error.description), latencyMilliseconds: 0)
         }
-    }
-
-    /// Why a signaling URL must not be requested, if it must not.
-    public static func refusal(of url: String) -> String? {
-        guard url.utf8.count <= maxURLLength else { return "URL longer than \(maxURLLength) bytes" }
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
-            return "not a valid URL"
-        }
-        guard scheme == "http" || scheme == "https" else { return "scheme '\(scheme)' is not http or https" }
-        guard let host = components.host, !host.isEmpty else { return "URL has no host" }
-        return nil
     }
 }

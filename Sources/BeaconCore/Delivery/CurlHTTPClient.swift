@@ -44,9 +44,6 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         }
     }
 
-    /// The schemes accepted for requests and redirects.
-    static let allowedSchemes: Set<String> = ["http", "https"]
-
     /// The settings this client was created with.
     public let configuration: Configuration
     private let loop: CurlMultiLoop
@@ -80,10 +77,10 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// task is cancelled or the client is shut down before the response is complete.
     public func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         // Checked here as well as by curl, so a bad scheme never reaches the network code.
-        guard let scheme = Self.scheme(of: request.url) else {
+        guard let scheme = URLPolicy.scheme(of: request.url) else {
             throw .invalidURL(Self.redacted(request.url))
         }
-        guard Self.allowedSchemes.contains(scheme) else {
+        guard URLPolicy.allowedSchemes.contains(scheme) else {
             throw .unsupportedScheme(scheme)
         }
         let start = ContinuousClock.now
@@ -104,22 +101,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         await loop.stop()
     }
 
-    /// The lowercased scheme of `url` per RFC 3986, or `nil` if it has none.
-    static func scheme(of url: String) -> String? {
-        guard let colon = url.firstIndex(of: ":") else { return nil }
-        let scheme = url[..<colon]
-        guard let first = scheme.unicodeScalars.first, first.isASCIILetter else { return nil }
-        let valid = scheme.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || "+-.".unicodeScalars.contains($0) }
-        return valid ? scheme.lowercased() : nil
-    }
-
     /// The URL without query and fragment, for error text: query strings may carry tokens.
     static func redacted(_ url: String) -> String {
         String(url.prefix { $0 != "?" && $0 != "#" })
     }
-}
-
-extension Unicode.Scalar {
-    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
-    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

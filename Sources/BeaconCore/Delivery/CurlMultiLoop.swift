@@ -360,7 +360,7 @@ private final class CurlTransfer {
             return .failure(.tooManyRedirects)
         case CURLE_UNSUPPORTED_PROTOCOL:
             let target = location ?? requestURL
-            return .failure(.unsupportedScheme(CurlHTTPClient.scheme(of: target) ?? "unknown"))
+            return .failure(.unsupportedScheme(URLPolicy.scheme(of: target) ?? "unknown"))
         case CURLE_FILESIZE_EXCEEDED:
             return .failure(.responseTooLarge(limit: limit))
         case CURLE_WRITE_ERROR where overflowed:

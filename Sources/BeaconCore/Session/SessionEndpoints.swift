@@ -58,10 +58,7 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     public static func resolve(_ reference: String, against base: String) -> String? {
         guard let url = URL(string: reference, relativeTo: URL(string: base)) else { return nil }
         let absolute = url.absoluteString
-        guard let scheme = URLComponents(string: absolute)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return nil
-        }
-        return absolute
+        return URLPolicy.refusal(of: absolute) == nil ? absolute : nil
     }
 
     /// `url` with one query item added.

@@ -20,8 +20,8 @@ public struct SessionInitializer: Sendable {
     }
 
     public func start(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
-        guard let scheme = URLComponents(string: mediaURL)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw SessionInitError(reason: "media URL '\(mediaURL)' is not an http or https URL")
+        if let refusal = URLPolicy.refusal(of: mediaURL) {
+            throw SessionInitError(reason: "media URL refused: \(refusal)")
         }
         if SessionEndpoints.sessionID(in: mediaURL) != nil {
             return try endpoints(media: mediaURL, manifest: mediaURL, tracking: SessionEndpoints.trackingURL(forManifest: mediaURL))

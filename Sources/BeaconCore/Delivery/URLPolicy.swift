@@ -1,0 +1,36 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Which URLs beaconctl requests. Media, metadata and signaling URLs come from the network or
+/// the command line, so only http and https with a host, within a sane length.
+public enum URLPolicy {
+    public static let allowedSchemes: Set<String> = ["http", "https"]
+    /// Longer URLs are refused: no ad server needs more, and the metadata is untrusted.
+    public static let maxURLLength = 8192
+
+    /// Why `url` must not be requested, or nil when it may be.
+    public static func refusal(of url: String) -> String? {
+        guard url.utf8.count <= maxURLLength else { return "URL longer than \(maxURLLength) bytes" }
+        guard let scheme = scheme(of: url), let components = URLComponents(string: url) else { return "not a valid URL" }
+        guard allowedSchemes.contains(scheme) else { return "scheme '\(scheme)' is not http or https" }
+        guard let host = components.host, !host.isEmpty else { return "URL has no host" }
+        return nil
+    }
+
+    /// The lowercased scheme of `url` per RFC 3986, or nil if it has none.
+    static func scheme(of url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        let scheme = url[..<colon]
+        guard let first = scheme.unicodeScalars.first, first.isASCIILetter else { return nil }
+        let valid = scheme.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || "+-.".unicodeScalars.contains($0) }
+        return valid ? scheme.lowercased() : nil
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}
