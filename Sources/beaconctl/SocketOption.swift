@@ -1,8 +1,10 @@
 import ArgumentParser
 import BeaconCore
 
-#if canImport(Glibc)
-import Glibc
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
 #endif
 
 /// The `--socket` option shared by every command that talks to the daemon.
@@ -16,19 +18,6 @@ struct SocketOption: ParsableArguments {
     var socket: String?
 
     var path: String {
-        socket ?? ControlSocketPath.standard(environment: Self.environment)
-    }
-
-    static var environment: [String: String] {
-        var values: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let pair = String(cString: pointer)
-            if let equals = pair.firstIndex(of: "=") {
-                values[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return values
+        socket ?? ControlSocketPath.standard(environment: ProcessInfo.processInfo.environment)
     }
 }
