@@ -58,13 +58,13 @@ struct DemoCommand: AsyncParsableCommand {
                     out("   time  event            ad           ad break       result")
                 case .sessionFailed(_, let reason):
                     out("session failed: \(reason)")
-                case .metadataApplied:
-                    break
                 case .beaconsDelivered(let firing, let results, let state):
                     tally.withLock { $0[state, default: 0] += 1 }
                     let outcome = results.map(Self.describe).joined(separator: ", ")
                     let elapsed = UTCTime.formatSpan(WallClock.now() - startedAt)
                     out("  \(Self.pad(elapsed, 6)) \(Self.pad(firing.event.rawValue, 16)) \(Self.pad(firing.adID, 12)) \(Self.pad(firing.podID, 14)) \(outcome)")
+                default:
+                    break
                 }
             })
         // The demo answers 'beaconctl status' like a daemon, unless a real one holds the socket.

@@ -39,7 +39,7 @@ import Testing
 
     @Test func writesEveryContractFieldUnderItsName() throws {
         let json = try object(fullReport().jsonLine())
-        #expect(Set(json.keys) == ["apiLevel", "version", "state", "session", "playhead", "dataRange", "adBreaks", "counters", "lastError"])
+        #expect(Set(json.keys) == ["apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters", "lastError"])
         #expect(json["apiLevel"] as? Int == StatusReport.currentAPILevel)
         #expect(json["version"] as? String == "1.2.3")
         #expect(json["state"] as? String == "playing")

@@ -48,7 +48,7 @@ import Testing
             let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             #expect(
                 Set(object.keys)
-                    == ["apiLevel", "version", "state", "session", "playhead", "dataRange", "adBreaks", "counters", "lastError"])
+                    == ["apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters", "lastError"])
             #expect(object["apiLevel"] as? Int == 1)
             #expect(object["state"] as? String == "playing")
             let session = try #require(object["session"] as? [String: Any])
@@ -58,6 +58,8 @@ import Testing
             #expect(object["lastError"] is NSNull)
             let report = try StatusReport.decode(jsonLine: text)
             #expect(report.playhead == podStart + 7_000)
+            #expect(report.lastTickAt != nil, "a tick arrived")
+            #expect(report.lastMetadataAt != nil, "metadata was applied")
             #expect(report.counters.ticks == feed.tickCount)
             let event = try #require(report.adBreaks.first?.ads.first?.trackingEvents.first)
             #expect(event.event == .impression)

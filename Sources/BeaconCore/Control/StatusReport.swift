@@ -17,6 +17,10 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var state: String
     public var session: SessionEndpoints?
     public var playhead: Milliseconds?
+    /// When the last playhead tick arrived (wall clock).
+    public var lastTickAt: Milliseconds?
+    /// When the last metadata document was applied or found unchanged (wall clock).
+    public var lastMetadataAt: Milliseconds?
     public var dataRange: DataRange?
     public var adBreaks: [Pod]
     public var counters: Counters
@@ -25,13 +29,16 @@ public struct StatusReport: Sendable, Equatable, Codable {
 
     public init(
         apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
-        playhead: Milliseconds?, dataRange: DataRange?, adBreaks: [Pod], counters: Counters, lastError: String? = nil
+        playhead: Milliseconds?, lastTickAt: Milliseconds? = nil, lastMetadataAt: Milliseconds? = nil,
+        dataRange: DataRange?, adBreaks: [Pod], counters: Counters, lastError: String? = nil
     ) {
         self.apiLevel = apiLevel
         self.version = version
         self.state = state
         self.session = session
         self.playhead = playhead
+        self.lastTickAt = lastTickAt
+        self.lastMetadataAt = lastMetadataAt
         self.dataRange = dataRange
         self.adBreaks = adBreaks
         self.counters = counters
@@ -57,7 +64,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case apiLevel, version, state, session, playhead, dataRange, adBreaks, counters, lastError
+        case apiLevel, version, state, session, playhead, lastTickAt, lastMetadataAt, dataRange, adBreaks, counters, lastError
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -68,6 +75,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
         try container.encode(state, forKey: .state)
         try container.encode(session, forKey: .session)
         try container.encode(playhead, forKey: .playhead)
+        try container.encode(lastTickAt, forKey: .lastTickAt)
+        try container.encode(lastMetadataAt, forKey: .lastMetadataAt)
         try container.encode(dataRange, forKey: .dataRange)
         try container.encode(adBreaks, forKey: .adBreaks)
         try container.encode(counters, forKey: .counters)

@@ -47,6 +47,8 @@ public actor BeaconDaemon: Service {
     private var initializingURL: String?
     private var sessionError: String?
     private var lastError: String?
+    private var lastTickAt: Milliseconds?
+    private var lastMetadataAt: Milliseconds?
     private var counters = StatusReport.Counters()
 
     /// Bumped by every load, unload and drain: work tagged with an older generation is stale.
@@ -123,6 +125,7 @@ public actor BeaconDaemon: Service {
         guard !draining else { return }
         draining = true
         logs.session.info("draining: \(inFlight) beacon deliveries in flight")
+        notify(.drainStarted(inFlight: inFlight))
         endSession()
         supervisorWaiter?.resume(returning: nil)
         supervisorWaiter = nil
@@ -148,6 +151,7 @@ public actor BeaconDaemon: Service {
         }
         if !finished {
             logs.session.warning("drain timeout: cancelling \(inFlight) beacon deliveries still in flight")
+            notify(.drainTimedOut(inFlight: inFlight))
         }
     }
 
@@ -167,8 +171,12 @@ public actor BeaconDaemon: Service {
     /// Ends the current session (or init) and wakes its supervisor; in-flight beacons go on.
     private func endSession() {
         generation += 1
-        if let session { logs.session.info("session ended sessionId=\(session.endpoints.sessionId ?? "-")") }
+        if let session {
+            logs.session.info("session ended sessionId=\(session.endpoints.sessionId ?? "-")")
+            notify(.sessionEnded(sessionId: session.endpoints.sessionId))
+        }
         session = nil
+        lastMetadataAt = nil
         initializingURL = nil
         sessionError = nil
         wantedSession = nil
@@ -227,6 +235,7 @@ public actor BeaconDaemon: Service {
 
     private func runSession(mediaURL: String, generation sessionGeneration: Int) async {
         logs.session.info("session starting mediaUrl=\(mediaURL)")
+        notify(.sessionStarting(mediaURL: mediaURL))
         let endpoints: SessionEndpoints
         if let trackingURL = configuration.trackingURL {
             endpoints = SessionEndpoints(
@@ -307,7 +316,9 @@ public actor BeaconDaemon: Service {
         }
         // Most refreshes repeat the last body: comparing bytes is far cheaper than decoding.
         if response.body == current.lastMetadataBody {
+            lastMetadataAt = now()
             logs.metadata.debug("metadata unchanged bytes=\(response.body.count)")
+            notify(.metadataUnchanged(bytes: response.body.count))
             return
         }
         let document: MetadataDocument
@@ -318,11 +329,12 @@ public actor BeaconDaemon: Service {
             return
         }
         current.lastMetadataBody = response.body
+        lastMetadataAt = now()
         let firings = current.tracking.apply(document)
         session = current
         logs.metadata.info(
             "metadata refreshed adBreaks=\(document.pods.count) dataRange=\(UTCTime.format(document.dataRange.start))..\(UTCTime.format(document.dataRange.end)) bytes=\(response.body.count)")
-        notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange))
+        notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange, bytes: response.body.count))
         dispatch(firings, generation: sessionGeneration)
     }
 
@@ -330,6 +342,7 @@ public actor BeaconDaemon: Service {
         counters.metadataErrors += 1
         lastError = "metadata: \(reason)"
         logs.metadata.warning("metadata refresh failed, keeping previous state reason=\"\(reason)\"")
+        notify(.metadataFailed(reason: reason))
     }
 
     // MARK: Input
@@ -351,6 +364,7 @@ public actor BeaconDaemon: Service {
         counters.badLines += 1
         let shown = excerpt.map { " line=\"\(Self.printable($0))\"" } ?? ""
         logs.input.warning("bad input line ignored reason=\"\(reason)\"\(shown)")
+        notify(.lineRejected(reason: reason))
         return Self.errorReply(reason)
     }
 
@@ -358,8 +372,10 @@ public actor BeaconDaemon: Service {
         switch command {
         case .playhead(let tick):
             counters.ticks += 1
+            let arrivalTime = now()
+            lastTickAt = arrivalTime
             guard var current = session else { return nil }
-            let firings = current.tracking.observe(tick, arrivalTime: now())
+            let firings = current.tracking.observe(tick, arrivalTime: arrivalTime)
             session = current
             dispatch(firings, generation: current.generation)
         case .player(let event):
@@ -415,6 +431,7 @@ public actor BeaconDaemon: Service {
         for firing in firings {
             inFlight += 1
             logs.delivery.debug("firing event=\(firing.event) ad=\(firing.adID) adBreak=\(firing.podID) urls=\(firing.signalingUrls.count)")
+            notify(.beaconsDue(firing))
             deliveriesInput.yield(PendingDelivery(firing: firing, generation: sessionGeneration))
         }
     }
@@ -479,7 +496,7 @@ public actor BeaconDaemon: Service {
         }
         return StatusReport(
             version: configuration.version, state: state, session: session?.endpoints,
-            playhead: session?.tracking.judge.lastPlayhead, dataRange: session?.tracking.dataRange,
+            playhead: session?.tracking.judge.lastPlayhead, lastTickAt: lastTickAt, lastMetadataAt: lastMetadataAt, dataRange: session?.tracking.dataRange,
             adBreaks: session?.tracking.schedule.pods ?? [], counters: counters, lastError: sessionError ?? lastError)
     }
 }

@@ -1,8 +1,26 @@
-/// Something the daemon did, for whoever watches it closely (the demo's screen, tests).
+/// Something the daemon did, as it happens: the one stream that the event history, metrics,
+/// systemd status, the demo's screen and tests all read.
 public enum DaemonNotification: Sendable {
+    /// Session init began for this stream.
+    case sessionStarting(mediaURL: String)
     case sessionReady(SessionEndpoints)
     case sessionFailed(mediaURL: String, reason: String)
-    case metadataApplied(pods: Int, dataRange: DataRange)
+    /// The session ended: unload, a new load, or the drain.
+    case sessionEnded(sessionId: String?)
+    /// A metadata document was decoded and merged.
+    case metadataApplied(pods: Int, dataRange: DataRange, bytes: Int)
+    /// A metadata refresh brought the same body as the last one.
+    case metadataUnchanged(bytes: Int)
+    /// A metadata request failed or brought a rejected document; the previous state is kept.
+    case metadataFailed(reason: String)
+    /// An input line was refused.
+    case lineRejected(reason: String)
+    /// A tracking event became due: its signaling URLs are about to be requested.
+    case beaconsDue(Firing)
     /// A fired tracking event finished: every signaling URL's result and the event's new reporting state.
     case beaconsDelivered(Firing, results: [BeaconSender.Result], state: ReportingState)
+    /// Shutdown began; this many tracking events still had requests in flight.
+    case drainStarted(inFlight: Int)
+    /// The drain timeout passed with this many tracking events still in flight; they were cancelled.
+    case drainTimedOut(inFlight: Int)
 }
