@@ -114,9 +114,13 @@ struct StandardInputService: Service {
     let daemon: BeaconDaemon
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            await daemon.waitUntilSettled()
-            try await StandardInputLines().run { line in _ = await daemon.handle(line) }
+        do {
+            try await cancelWhenGracefulShutdown {
+                await daemon.waitUntilSettled()
+                try await StandardInputLines().run { line in _ = await daemon.handle(line) }
+            }
+        } catch is CancellationError {
+            // SIGTERM while stdin is still open cancels the read: the drain goes on, exit status 0.
         }
     }
 }
