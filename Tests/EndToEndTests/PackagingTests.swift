@@ -10,6 +10,7 @@ import Testing
     static let unit = packageDirectory + "/systemd/beaconctl.service"
     static let systemdAnalyze = "/usr/bin/systemd-analyze"
     static let hasSystemdAnalyze = FileManager.default.isExecutableFile(atPath: systemdAnalyze)
+    static let hasDpkgDeb = FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb")
 
     static func unitSettings() throws -> [String: String] {
         var settings: [String: String] = [:]
@@ -57,5 +58,66 @@ import Testing
             "\(security.stdout.suffix(500))")
         let score = try #require(Double(match.1))
         #expect(score <= 1.5, "\(security.stdout)")
+    }
+
+    /// A stand-in for the release binary: the layout is under test, not the program.
+    static func standIns(in directory: TemporaryDirectory) throws -> (binary: String, config: String) {
+        let binary = directory.file("beaconctl-stand-in")
+        try "#!/bin/sh\necho stand-in\n".write(toFile: binary, atomically: true, encoding: .utf8)
+        #expect(chmod(binary, 0o755) == 0)
+        let config = directory.file("stand-in.toml")
+        try "# default configuration\n".write(toFile: config, atomically: true, encoding: .utf8)
+        return (binary, config)
+    }
+
+    @Test func installLaysOutBinaryUnitAndConfigAndKeepsAChangedConfig() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (binary, config) = try Self.standIns(in: directory)
+        let root = directory.file("root")
+        let arguments = ["-C", Self.packageDirectory, "install", "DESTDIR=\(root)", "PREFIX=/usr/local", "BINARY=\(binary)", "CONFIG=\(config)"]
+        let install = try await runProgram("/usr/bin/make", arguments)
+        #expect(install.status == 0, "\(install.stdout)\(install.stderr)")
+
+        #expect(FileManager.default.isExecutableFile(atPath: root + "/usr/local/bin/beaconctl"))
+        let unit = try String(contentsOfFile: root + "/usr/local/lib/systemd/system/beaconctl.service", encoding: .utf8)
+        #expect(unit.contains("\nExecStart=/usr/local/bin/beaconctl run --config /etc/beaconctl/beaconctl.toml\n"))
+        #expect(try String(contentsOfFile: root + "/etc/beaconctl/beaconctl.toml", encoding: .utf8) == "# default configuration\n")
+        #expect(FileManager.default.fileExists(atPath: root + "/usr/local/share/doc/beaconctl/README.md"))
+
+        try "# changed by the operator\n".write(toFile: root + "/etc/beaconctl/beaconctl.toml", atomically: true, encoding: .utf8)
+        let again = try await runProgram("/usr/bin/make", arguments)
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.contains("keeping the existing"))
+        #expect(try String(contentsOfFile: root + "/etc/beaconctl/beaconctl.toml", encoding: .utf8) == "# changed by the operator\n")
+    }
+
+    @Test(.enabled(if: hasDpkgDeb, "dpkg-deb is not installed: no package is built"))
+    func debHoldsTheLayoutAConffileAndAGuardedReload() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (binary, config) = try Self.standIns(in: directory)
+        let dist = directory.file("dist")
+        let build = try await runProgram(
+            "/usr/bin/make", ["-C", Self.packageDirectory, "deb", "DIST=\(dist)", "BINARY=\(binary)", "CONFIG=\(config)"], timeout: .seconds(60))
+        #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+        let package = try #require(try FileManager.default.contentsOfDirectory(atPath: dist).first { $0.hasSuffix(".deb") })
+        #expect(package.wholeMatch(of: /beaconctl_\d+\.\d+\.\d+\.\d+_[a-z0-9]+\.deb/) != nil, "\(package)")
+
+        let info = try await runProgram("/usr/bin/dpkg-deb", ["--info", dist + "/" + package])
+        #expect(info.stdout.contains("Package: beaconctl"))
+        #expect(info.stdout.contains("Depends: libcurl4, libc6"))
+        let contents = try await runProgram("/usr/bin/dpkg-deb", ["--contents", dist + "/" + package])
+        for path in ["./usr/bin/beaconctl", "./lib/systemd/system/beaconctl.service", "./etc/beaconctl/beaconctl.toml"] {
+            #expect(contents.stdout.contains(" \(path)\n"), "\(path) in\n\(contents.stdout)")
+        }
+        #expect(contents.stdout.contains("root/root"))
+
+        let control = directory.file("control")
+        let extract = try await runProgram("/usr/bin/dpkg-deb", ["--control", dist + "/" + package, control])
+        #expect(extract.status == 0, "\(extract.stderr)")
+        #expect(try String(contentsOfFile: control + "/conffiles", encoding: .utf8) == "/etc/beaconctl/beaconctl.toml\n")
+        let postinst = try String(contentsOfFile: control + "/postinst", encoding: .utf8)
+        #expect(postinst.contains("[ -d /run/systemd/system ]") && postinst.contains("systemctl daemon-reload"))
     }
 }
