@@ -35,6 +35,23 @@ import Testing
         }
     }
 
+    @Test func aTreeWithoutGitBuildsAsTheUnknownCommitAndTheFileIsRewrittenOnlyOnChange() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/build-commit.sh").path
+        let output = directory.file("generated/BuildCommit.swift")
+        let first = try await runProgram("/bin/sh", [script, directory.path, output])
+        #expect(first.status == 0, "\(first.stderr)")
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(text.contains("static let hash = \"0000000\""), "\(text)")
+        let written = try FileManager.default.attributesOfItem(atPath: output)[.modificationDate] as? Date
+        try await Task.sleep(for: .milliseconds(20))
+        let second = try await runProgram("/bin/sh", [script, directory.path, output])
+        #expect(second.status == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: output)[.modificationDate] as? Date == written)
+    }
+
     @Test func warnsOnceAboutADaemonOfAnotherAPILevel() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
