@@ -36,6 +36,7 @@ import Testing
         // The kernel lists abstract names with a leading @ (and any NUL of a wrong length as @ too).
         let listed = try Self.readProcFile("/proc/net/unix").split(separator: "\n").filter { $0.contains(name.dropFirst()) }
         #expect(listed.count == 1 && listed[0].hasSuffix(" \(name)"), "\(listed)")
+        #expect(!FileManager.default.fileExists(atPath: name), "a file named \(name), not an abstract socket")
         let socket = try #require(NotifySocket(environment: ["NOTIFY_SOCKET": name]))
         socket.send("STOPPING=1")
         try await eventually("the datagram") { manager.messages() == ["STOPPING=1"] }
