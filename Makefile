@@ -1,4 +1,4 @@
-# The two set-up commands of the README: `make demo` and `make test`.
+# The set-up commands of the README: `make demo` and `make test`; releases: `make release`, `install`, `deb`.
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 SWIFT ?= swift
@@ -24,8 +24,59 @@ test: system-packages
 		echo "error: the build has warnings in our code" >&2; exit 1; fi
 	$(SWIFT) test --skip-build
 
+# Installation layout: `make install PREFIX=/usr DESTDIR=/tmp/stage`. The unit goes where systemd
+# looks for it under PREFIX (/usr/local/lib/systemd/system by default; set UNITDIR for another
+# PREFIX); the configuration under /etc whatever PREFIX, as the unit reads it there.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+DOCDIR ?= $(PREFIX)/share/doc/beaconctl
+SYSCONFDIR ?= /etc
+CONFIG ?= config/beaconctl.toml
+# `make release` leaves the stripped binary here; `install` and `deb` take it from BINARY.
+DIST ?= dist
+BINARY ?= $(DIST)/beaconctl
+# The release numbers, read from the one place they are set.
+VERSION := $(shell awk -F'[^0-9]+' '/static let release = ReleaseVersion/ { print $$2 "." $$3 "." $$4 "." $$5 }' Sources/beaconctl/Beaconctl.swift)
+
+.PHONY: install deb
+
+# An optimized binary with the Swift runtime linked in, stripped into $(DIST).
 release: system-packages
 	$(SWIFT) build -c release --static-swift-stdlib
+	@mkdir -p $(DIST)
+	strip -o $(DIST)/beaconctl .build/release/beaconctl
+	@echo "$(DIST)/beaconctl: $$(stat -c %s $(DIST)/beaconctl) bytes ($$(du -h $(DIST)/beaconctl | cut -f1)), stripped"
+
+# Installs the binary, the systemd unit, the default configuration (never over an existing one)
+# and the README. Takes BINARY as built: run `make release` first.
+install:
+	@test -x $(BINARY) || { echo "error: no $(BINARY): run 'make release' first (or pass BINARY=...)" >&2; exit 1; }
+	install -D -m 0755 $(BINARY) $(DESTDIR)$(BINDIR)/beaconctl
+	install -d -m 0755 $(DESTDIR)$(UNITDIR)
+	sed 's|^ExecStart=/usr/bin/beaconctl |ExecStart=$(BINDIR)/beaconctl |' systemd/beaconctl.service > $(DESTDIR)$(UNITDIR)/beaconctl.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/beaconctl.service
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/beaconctl
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/beaconctl/beaconctl.toml ]; then \
+		echo "keeping the existing $(DESTDIR)$(SYSCONFDIR)/beaconctl/beaconctl.toml"; \
+	else \
+		echo "install -m 0644 $(CONFIG) $(DESTDIR)$(SYSCONFDIR)/beaconctl/beaconctl.toml"; \
+		install -m 0644 $(CONFIG) $(DESTDIR)$(SYSCONFDIR)/beaconctl/beaconctl.toml; \
+	fi
+	install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+
+# A Debian package of BINARY (run `make release` first): dpkg keeps a changed configuration.
+deb:
+	@test -x $(BINARY) || { echo "error: no $(BINARY): run 'make release' first (or pass BINARY=...)" >&2; exit 1; }
+	rm -rf $(DIST)/deb
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DIST))/deb PREFIX=/usr UNITDIR=/lib/systemd/system BINARY=$(abspath $(BINARY))
+	install -d -m 0755 $(DIST)/deb/DEBIAN
+	sed -e 's/@VERSION@/$(VERSION)/' -e "s/@ARCH@/$$(dpkg --print-architecture)/" \
+		-e "s/@SIZE@/$$(du -sk --exclude=DEBIAN $(DIST)/deb | cut -f1)/" packaging/debian/control > $(DIST)/deb/DEBIAN/control
+	install -m 0644 packaging/debian/conffiles $(DIST)/deb/DEBIAN/conffiles
+	install -m 0755 packaging/debian/postinst packaging/debian/postrm $(DIST)/deb/DEBIAN/
+	dpkg-deb --root-owner-group --build $(DIST)/deb $(DIST)/beaconctl_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
-	rm -rf .build
+	rm -rf .build $(DIST)

@@ -55,8 +55,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["BuildCommitPlugin"]
         ),
+        .plugin(name: "BuildCommitPlugin", capability: .buildTool()),
         .testTarget(
             name: "BeaconCoreTests",
             dependencies: ["BeaconCore", "BeaconSimulator"],

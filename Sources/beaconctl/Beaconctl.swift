@@ -3,7 +3,9 @@ import BeaconCore
 
 @main
 struct Beaconctl: AsyncParsableCommand {
-    static let version = "0.1.0"
+    /// The release numbers are set here; the commit is baked in at build time (scripts/build-commit.sh).
+    static let release = ReleaseVersion(major: 0, minor: 2, micro: 0, patch: 0, commit: BuildCommit.hash)
+    static let version = release.description
 
     static let configuration = CommandConfiguration(
         commandName: "beaconctl",
@@ -16,7 +18,7 @@ struct Beaconctl: AsyncParsableCommand {
 
             Try 'beaconctl demo' first: it needs no network.
             """,
-        version: "\(version) (API level \(StatusReport.currentAPILevel))",
+        version: release.versionLine,
         subcommands: [RunCommand.self, StatusCommand.self, SendCommand.self, DemoCommand.self]
     )
 }

@@ -3,6 +3,12 @@ import BeaconCore
 import Logging
 import ServiceLifecycle
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -73,14 +79,25 @@ struct RunCommand: AsyncParsableCommand {
         configuration.quiet = quiet
 
         let client = CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version)")
-        let daemon = BeaconDaemon(configuration: configuration, client: client, logger: logger, announce: StandardOutput.writeLine)
+        let environment = ProcessInfo.processInfo.environment
+        let notifier = NotifySocket(environment: environment).map { notifySocket in
+            SystemdNotifier(
+                channel: notifySocket,
+                petInterval: Watchdog.petInterval(environment: environment, processID: ProcessInfo.processInfo.processIdentifier),
+                clock: ContinuousClock())
+        }
+        let daemon = BeaconDaemon(
+            configuration: configuration, client: client, logger: logger, announce: StandardOutput.writeLine,
+            notify: { notifier?.observe($0) })
         let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
         try await controlSocket.bind()
         logger.info("listening on control socket path=\(socket.path)")
 
         // Any service ending ends them all gracefully: the end of stdin drains like SIGTERM does.
         // They shut down in reverse order, so the daemon drains last, after input has stopped.
-        var services: [any Service] = [daemon, ControlSocketService(server: controlSocket)]
+        // The notifier goes first so that it stops last: the watchdog is petted through the drain.
+        var services: [any Service] = notifier.map { [SystemdNotifierService(notifier: $0, daemon: daemon)] } ?? []
+        services += [daemon, ControlSocketService(server: controlSocket)]
         if readStandardInput { services.append(StandardInputService(daemon: daemon)) }
         var groupLogger = Logger(label: "lifecycle")
         groupLogger.logLevel = .warning
@@ -108,15 +125,30 @@ struct ControlSocketService: Service {
     }
 }
 
+/// Reports readiness, status and liveness to systemd until graceful shutdown. Liveness is the
+/// daemon answering a status request, so a hung daemon stops the watchdog petting.
+struct SystemdNotifierService: Service {
+    let notifier: SystemdNotifier<ContinuousClock>
+    let daemon: BeaconDaemon
+
+    func run() async {
+        await cancelWhenGracefulShutdown { await notifier.probeUntilCancelled { await daemon.statusReport() } }
+    }
+}
+
 /// Feeds standard input to the daemon; its end ends the service, which shuts the group down gracefully.
 /// Replies are dropped: a session's JSON line reaches stdout anyway and refusals are logged.
 struct StandardInputService: Service {
     let daemon: BeaconDaemon
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            await daemon.waitUntilSettled()
-            try await StandardInputLines().run { line in _ = await daemon.handle(line) }
+        do {
+            try await cancelWhenGracefulShutdown {
+                await daemon.waitUntilSettled()
+                try await StandardInputLines().run { line in _ = await daemon.handle(line) }
+            }
+        } catch is CancellationError {
+            // SIGTERM while stdin is still open cancels the read: the drain goes on, exit status 0.
         }
     }
 }

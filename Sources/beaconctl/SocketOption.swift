@@ -13,7 +13,7 @@ struct SocketOption: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "Path of the daemon's control socket.",
-            discussion: "Default: $RUNTIME_DIRECTORY/control.sock under systemd, else $XDG_RUNTIME_DIR/beaconctl/control.sock, else /run/beaconctl/control.sock for root, else /tmp/beaconctl-<uid>/control.sock.",
+            discussion: "Default: $RUNTIME_DIRECTORY/control.sock under systemd, else /run/beaconctl/control.sock for root (the systemd service's), else $XDG_RUNTIME_DIR/beaconctl/control.sock, else /tmp/beaconctl-<uid>/control.sock.",
             valueName: "path"))
     var socket: String?
 

@@ -31,10 +31,6 @@ struct StatusCommand: AsyncParsableCommand {
             StandardOutput.writeError("beaconctl: the daemon's status could not be read: \(reply.prefix(200))")
             throw ExitCode(1)
         }
-        if report.apiLevel != StatusReport.currentAPILevel {
-            StandardOutput.writeError(
-                "beaconctl: warning: the daemon speaks API level \(report.apiLevel), this beaconctl \(StatusReport.currentAPILevel)")
-        }
         StandardOutput.writeLine(StatusView.render(report))
     }
 }

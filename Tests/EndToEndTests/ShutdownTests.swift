@@ -27,6 +27,16 @@ import Testing
         }
     }
 
+    @Test func sigtermWithStandardInputOpenDrainsAndExitsZero() async throws {
+        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { _, daemon in
+            daemon.send(TickFeed(from: Ads.t0).lines)
+            try await daemon.waitForStatus("the tick") { $0.counters.ticks == 1 }
+            daemon.terminate()
+            #expect(try await daemon.waitForExit(timeout: .seconds(10)) == 0, "\(daemon.stderrText.suffix(2000))")
+            #expect(!daemon.stderrText.contains("Error"), "\(daemon.stderrText.suffix(2000))")
+        }
+    }
+
     @Test func sigtermWhileIdleExitsZero() async throws {
         try await withDaemon([]) { daemon in
             try await daemon.waitUntilListening()

@@ -90,4 +90,11 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public static func decode(jsonLine: String) throws -> StatusReport {
         try JSONDecoder().decode(StatusReport.self, from: Data(jsonLine.utf8))
     }
+
+    /// The `apiLevel` of a status document, read without decoding the rest: a daemon of another
+    /// level may have changed it. Nil when the line is no status document.
+    public static func apiLevel(inJSONLine jsonLine: String) -> Int? {
+        struct Level: Decodable { var apiLevel: Int }
+        return try? JSONDecoder().decode(Level.self, from: Data(jsonLine.utf8)).apiLevel
+    }
 }

@@ -20,8 +20,9 @@ final class ChildProcess: Sendable {
         "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "no_proxy", "NO_PROXY",
     ]
 
-    /// Starts `executable` with `arguments`; the environment is this process's, minus proxy variables.
-    init(executable: String, arguments: [String]) throws {
+    /// Starts `executable` with `arguments`; the environment is this process's, minus proxy
+    /// variables, plus `environment`.
+    init(executable: String, arguments: [String], environment: [String: String] = [:]) throws {
         Self.ignoreBrokenPipes
         self.executable = executable
         self.arguments = arguments
@@ -29,6 +30,7 @@ final class ChildProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !Self.proxyVariables.contains($0.key) }
+            .merging(environment) { _, added in added }
         let (stdinPipe, stdoutPipe, stderrPipe) = (Pipe(), Pipe(), Pipe())
         for pipe in [stdinPipe, stdoutPipe, stderrPipe] {
             // A child spawned concurrently by another test must not inherit these ends.

@@ -7,11 +7,12 @@ final class DaemonProcess: Sendable {
     let directory: TemporaryDirectory
     let socketPath: String
 
-    /// Starts `beaconctl run --socket <fresh path> <arguments>`.
-    init(_ arguments: [String]) throws {
+    /// Starts `beaconctl run --socket <fresh path> <arguments>`, with `environment` added to ours.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         directory = try TemporaryDirectory()
         socketPath = directory.file("c.sock")
-        child = try ChildProcess(executable: BeaconctlBinary.path, arguments: ["run", "--socket", socketPath] + arguments)
+        child = try ChildProcess(
+            executable: BeaconctlBinary.path, arguments: ["run", "--socket", socketPath] + arguments, environment: environment)
     }
 
     deinit { child.kill() }
@@ -104,9 +105,11 @@ final class DaemonProcess: Sendable {
     func kill() { child.kill() }
 }
 
-/// Runs `body` with a daemon started with `arguments`, killing it however `body` ends.
-func withDaemon<R>(_ arguments: [String], _ body: (DaemonProcess) async throws -> R) async throws -> R {
-    let daemon = try DaemonProcess(arguments)
+/// Runs `body` with a daemon started with `arguments` (and `environment`), killing it however `body` ends.
+func withDaemon<R>(
+    _ arguments: [String], environment: [String: String] = [:], _ body: (DaemonProcess) async throws -> R
+) async throws -> R {
+    let daemon = try DaemonProcess(arguments, environment: environment)
     defer {
         daemon.kill()
         daemon.directory.remove()
@@ -123,7 +126,14 @@ struct CommandResult {
 
 /// Runs `beaconctl <arguments>` to its end.
 func runBeaconctl(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> CommandResult {
-    let child = try ChildProcess(executable: BeaconctlBinary.path, arguments: arguments)
+    try await runProgram(BeaconctlBinary.path, arguments, timeout: timeout)
+}
+
+/// Runs `executable <arguments>`, with `environment` added to ours, to its end.
+func runProgram(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
+) async throws -> CommandResult {
+    let child = try ChildProcess(executable: executable, arguments: arguments, environment: environment)
     child.closeInput()
     defer { child.kill() }
     let status = try await child.waitForExit(timeout: timeout)

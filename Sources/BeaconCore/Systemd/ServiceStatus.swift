@@ -1,0 +1,28 @@
+/// The one-line `STATUS=` text `systemctl status beaconctl` shows, from a status report.
+public enum ServiceStatus {
+    /// The session state (`idle`, `initializing`, `ready`, `playing`, ...); `playing an ad <id>`
+    /// while the playhead is inside an ad (`paused in ad <id>` and the like for other states);
+    /// then `, retry backlog <n>` while n tracking events are due but not finished.
+    public static func describe(_ report: StatusReport) -> String {
+        var text = report.state
+        if let playhead = report.playhead, let ad = ad(at: playhead, in: report.adBreaks) {
+            text = report.state == "playing" ? "playing an ad \(ad.id)" : "\(report.state) in ad \(ad.id)"
+        }
+        let backlog = backlog(of: report)
+        if backlog > 0 { text += ", retry backlog \(backlog)" }
+        return text
+    }
+
+    /// Tracking events fired whose signaling URLs have not all answered yet.
+    static func backlog(of report: StatusReport) -> Int {
+        report.adBreaks.reduce(0) { total, pod in
+            pod.ads.reduce(total) { total, ad in
+                total + ad.trackingEvents.count { $0.reportingState == .connecting }
+            }
+        }
+    }
+
+    private static func ad(at playhead: Milliseconds, in pods: [Pod]) -> Ad? {
+        pods.lazy.flatMap(\.ads).first { $0.startTime <= playhead && playhead < $0.startTime + $0.duration }
+    }
+}

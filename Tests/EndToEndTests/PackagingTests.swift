@@ -1,0 +1,124 @@
+import BeaconCore
+import Foundation
+import Testing
+
+/// The systemd unit passes systemd's own checks, and `make install` and `make deb` lay out the
+/// binary, the unit and the configuration where the unit expects them.
+@Suite struct PackagingTests {
+    static let packageDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let unit = packageDirectory + "/systemd/beaconctl.service"
+    static let systemdAnalyze = "/usr/bin/systemd-analyze"
+    static let hasSystemdAnalyze = FileManager.default.isExecutableFile(atPath: systemdAnalyze)
+    static let hasDpkgDeb = FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb")
+
+    static func unitSettings() throws -> [String: String] {
+        var settings: [String: String] = [:]
+        for line in try String(contentsOfFile: unit, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            settings[String(line[..<equals]), default: ""] += String(line[line.index(after: equals)...])
+        }
+        return settings
+    }
+
+    @Test func theUnitNotifiesOutlastsTheDrainAndHasAWatchdog() throws {
+        let settings = try Self.unitSettings()
+        #expect(settings["Type"] == "notify")
+        #expect(settings["NotifyAccess"] == "main")
+        #expect(settings["ExecStart"] == "/usr/bin/beaconctl run --config /etc/beaconctl/beaconctl.toml")
+        #expect(settings["RuntimeDirectory"] == "beaconctl")
+        #expect(settings["StateDirectory"] == "beaconctl")
+        #expect(settings["DynamicUser"] == "yes")
+        #expect(settings["CapabilityBoundingSet"] == "")
+        let watchdog = try #require(settings["WatchdogSec"].flatMap { Int64($0) })
+        #expect(watchdog >= 10, "petted every half of it, from a 1 s loop")
+        let stopTimeout = try #require(settings["TimeoutStopSec"].flatMap { Int64($0) })
+        #expect(Duration.seconds(stopTimeout) > DaemonConfiguration(version: "").drainTimeout + .seconds(5))
+    }
+
+    @Test(.enabled(if: hasSystemdAnalyze, "systemd-analyze is not installed: the unit is not verified"))
+    func systemdVerifiesTheUnit() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // verify wants ExecStart's program to exist: point it at the binary under test.
+        let text = try String(contentsOfFile: Self.unit, encoding: .utf8)
+        let copy = text.replacingOccurrences(of: "ExecStart=/usr/bin/beaconctl ", with: "ExecStart=\(BeaconctlBinary.path) ")
+        #expect(copy != text)
+        try copy.write(toFile: directory.file("beaconctl.service"), atomically: true, encoding: .utf8)
+        let verify = try await runProgram(Self.systemdAnalyze, ["verify", directory.file("beaconctl.service")])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(!verify.stderr.contains("beaconctl.service"), "\(verify.stderr)")
+    }
+
+    @Test(.enabled(if: hasSystemdAnalyze, "systemd-analyze is not installed: the unit's exposure is not rated"))
+    func systemdRatesTheUnitExposureAtMostOnePointFive() async throws {
+        let security = try await runProgram(Self.systemdAnalyze, ["security", "--offline=yes", Self.unit])
+        #expect(security.status == 0, "\(security.stderr)")
+        let match = try #require(security.stdout.firstMatch(of: /Overall exposure level for beaconctl\.service: (\d+\.\d+)/),
+            "\(security.stdout.suffix(500))")
+        let score = try #require(Double(match.1))
+        #expect(score <= 1.5, "\(security.stdout)")
+    }
+
+    /// A stand-in for the release binary: the layout is under test, not the program.
+    static func standIns(in directory: TemporaryDirectory) throws -> (binary: String, config: String) {
+        let binary = directory.file("beaconctl-stand-in")
+        try "#!/bin/sh\necho stand-in\n".write(toFile: binary, atomically: true, encoding: .utf8)
+        #expect(chmod(binary, 0o755) == 0)
+        let config = directory.file("stand-in.toml")
+        try "# default configuration\n".write(toFile: config, atomically: true, encoding: .utf8)
+        return (binary, config)
+    }
+
+    @Test func installLaysOutBinaryUnitAndConfigAndKeepsAChangedConfig() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (binary, config) = try Self.standIns(in: directory)
+        let root = directory.file("root")
+        let arguments = ["-C", Self.packageDirectory, "install", "DESTDIR=\(root)", "PREFIX=/usr/local", "BINARY=\(binary)", "CONFIG=\(config)"]
+        let install = try await runProgram("/usr/bin/make", arguments)
+        #expect(install.status == 0, "\(install.stdout)\(install.stderr)")
+
+        #expect(FileManager.default.isExecutableFile(atPath: root + "/usr/local/bin/beaconctl"))
+        let unit = try String(contentsOfFile: root + "/usr/local/lib/systemd/system/beaconctl.service", encoding: .utf8)
+        #expect(unit.contains("\nExecStart=/usr/local/bin/beaconctl run --config /etc/beaconctl/beaconctl.toml\n"))
+        #expect(try String(contentsOfFile: root + "/etc/beaconctl/beaconctl.toml", encoding: .utf8) == "# default configuration\n")
+        #expect(FileManager.default.fileExists(atPath: root + "/usr/local/share/doc/beaconctl/README.md"))
+
+        try "# changed by the operator\n".write(toFile: root + "/etc/beaconctl/beaconctl.toml", atomically: true, encoding: .utf8)
+        let again = try await runProgram("/usr/bin/make", arguments)
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.contains("keeping the existing"))
+        #expect(try String(contentsOfFile: root + "/etc/beaconctl/beaconctl.toml", encoding: .utf8) == "# changed by the operator\n")
+    }
+
+    @Test(.enabled(if: hasDpkgDeb, "dpkg-deb is not installed: no package is built"))
+    func debHoldsTheLayoutAConffileAndAGuardedReload() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (binary, config) = try Self.standIns(in: directory)
+        let dist = directory.file("dist")
+        let build = try await runProgram(
+            "/usr/bin/make", ["-C", Self.packageDirectory, "deb", "DIST=\(dist)", "BINARY=\(binary)", "CONFIG=\(config)"], timeout: .seconds(60))
+        #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+        let package = try #require(try FileManager.default.contentsOfDirectory(atPath: dist).first { $0.hasSuffix(".deb") })
+        #expect(package.wholeMatch(of: /beaconctl_\d+\.\d+\.\d+\.\d+_[a-z0-9]+\.deb/) != nil, "\(package)")
+
+        let info = try await runProgram("/usr/bin/dpkg-deb", ["--info", dist + "/" + package])
+        #expect(info.stdout.contains("Package: beaconctl"))
+        // What the binary links (readelf -d: libcurl, libc and libm, libstdc++, libgcc_s).
+        #expect(info.stdout.contains("Depends: libcurl4, libc6, libstdc++6, libgcc-s1"))
+        let contents = try await runProgram("/usr/bin/dpkg-deb", ["--contents", dist + "/" + package])
+        for path in ["./usr/bin/beaconctl", "./lib/systemd/system/beaconctl.service", "./etc/beaconctl/beaconctl.toml"] {
+            #expect(contents.stdout.contains(" \(path)\n"), "\(path) in\n\(contents.stdout)")
+        }
+        #expect(contents.stdout.contains("root/root"))
+
+        let control = directory.file("control")
+        let extract = try await runProgram("/usr/bin/dpkg-deb", ["--control", dist + "/" + package, control])
+        #expect(extract.status == 0, "\(extract.stderr)")
+        #expect(try String(contentsOfFile: control + "/conffiles", encoding: .utf8) == "/etc/beaconctl/beaconctl.toml\n")
+        let postinst = try String(contentsOfFile: control + "/postinst", encoding: .utf8)
+        #expect(postinst.contains("[ -d /run/systemd/system ]") && postinst.contains("systemctl daemon-reload"))
+    }
+}
