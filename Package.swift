@@ -31,6 +31,7 @@ let package = Package(
                 "CCurl",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -38,12 +39,7 @@ let package = Package(
         ),
         .target(
             name: "BeaconSimulator",
-            dependencies: [
-                "BeaconCore",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
+            dependencies: ["BeaconCore"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
