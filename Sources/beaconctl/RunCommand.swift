@@ -47,6 +47,15 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Compute everything but send no beacon (events become done, logged as not sent).")
     var quiet = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve Prometheus metrics at http://<address>/metrics: PORT or HOST:PORT; a bare port or localhost means 127.0.0.1.",
+            valueName: "address"),
+        transform: { text in
+            do { return try MetricsAddress(parsing: text) } catch { throw ValidationError("\(error)") }
+        })
+    var metricsAddress: MetricsAddress?
+
     func validate() throws {
         for (name, value) in [("--metadata-interval", metadataInterval), ("--retention", retention), ("--drain-timeout", drainTimeout)] {
             guard value.isFinite, value > 0, value <= 86_400 * 7 else {
@@ -73,14 +82,27 @@ struct RunCommand: AsyncParsableCommand {
         configuration.quiet = quiet
 
         let client = CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version)")
-        let daemon = BeaconDaemon(configuration: configuration, client: client, logger: logger, announce: StandardOutput.writeLine)
+        let metricsEndpoint = metricsAddress.map { _ in MetricsEndpoint() }
+        let daemon = BeaconDaemon(
+            configuration: configuration, client: client, logger: logger, announce: StandardOutput.writeLine,
+            notify: { metricsEndpoint?.metrics.record($0) })
+        var services: [any Service] = []
+        if let metricsAddress, let metricsEndpoint {
+            let server = try await metricsEndpoint.serve(at: metricsAddress) { await daemon.statusReport() }
+            logger.info("serving metrics url=\(server.baseURL)\(MetricsEndpoint.path)")
+            if !metricsAddress.isLoopback {
+                logger.warning("metrics are reachable from other hosts address=\(metricsAddress)")
+            }
+            services.append(server)
+        }
         let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
         try await controlSocket.bind()
         logger.info("listening on control socket path=\(socket.path)")
 
         // Any service ending ends them all gracefully: the end of stdin drains like SIGTERM does.
-        // They shut down in reverse order, so the daemon drains last, after input has stopped.
-        var services: [any Service] = [daemon, ControlSocketService(server: controlSocket)]
+        // They shut down in reverse order, so the daemon drains after input has stopped, and
+        // metrics are served until it has drained.
+        services += [daemon, ControlSocketService(server: controlSocket)]
         if readStandardInput { services.append(StandardInputService(daemon: daemon)) }
         var groupLogger = Logger(label: "lifecycle")
         groupLogger.logLevel = .warning
