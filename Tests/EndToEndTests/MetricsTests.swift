@@ -41,7 +41,8 @@ import Testing
             }
         ) { service, daemon in
             let port = try await Self.metricsPort(of: daemon)
-            #expect(try ListeningSockets.tcp(ofProcess: daemon.child.processIdentifier) == ["127.0.0.1:\(port)"])
+            let listening = try ListeningSockets.tcp(ofProcess: daemon.child.processIdentifier)
+            #expect(listening == ["127.0.0.1:\(port)"])
             try await daemon.waitForStatus("two ad breaks") { $0.adBreaks.count == 2 }
             // A refresh adds a third ad break: only that one is new.
             service.serve(Ads.document(pods(service, thirdBreak: true)))
@@ -117,7 +118,8 @@ import Testing
     @Test func withoutTheFlagNothingListensOnTCP() async throws {
         try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { _, daemon in
             try await daemon.waitForStatus("the metadata") { $0.adBreaks.count == 1 }
-            #expect(try ListeningSockets.tcp(ofProcess: daemon.child.processIdentifier) == [])
+            let listening = try ListeningSockets.tcp(ofProcess: daemon.child.processIdentifier)
+            #expect(listening == [])
             #expect(!daemon.stderrText.contains("metrics"))
             try await finish(daemon)
         }
@@ -127,7 +129,8 @@ import Testing
         try await withDaemon(["--metrics-address", "localhost:0"]) { daemon in
             try await daemon.waitUntilListening()
             let port = try await Self.metricsPort(of: daemon)
-            #expect(try ListeningSockets.tcp(ofProcess: daemon.child.processIdentifier) == ["127.0.0.1:\(port)"])
+            let listening = try ListeningSockets.tcp(ofProcess: daemon.child.processIdentifier)
+            #expect(listening == ["127.0.0.1:\(port)"])
             let (response, metrics) = try await Self.scrape(port: port)
             #expect(response.status == 200)
             #expect(metrics.value("beaconctl_session_active") == 0)

@@ -15,7 +15,7 @@ enum ListeningSockets {
         }
         var addresses: [String] = []
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            guard let text = readToEnd(table) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
                 let fields = line.split(separator: " ")
@@ -27,6 +27,21 @@ enum ListeningSockets {
             }
         }
         return addresses.sorted()
+    }
+
+    /// The whole of a /proc file, read until EOF: it reports size 0 and comes a page per read.
+    private static func readToEnd(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
+            bytes.append(contentsOf: chunk[..<count])
+        }
     }
 
     /// An IPv4 address is printed as a 32-bit word in host order (little-endian here).
