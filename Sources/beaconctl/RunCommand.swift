@@ -47,14 +47,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Compute everything but send no beacon (events become done, logged as not sent).")
     var quiet = false
 
-    @Option(
-        help: ArgumentHelp(
-            "Serve Prometheus metrics at http://<address>/metrics: PORT or HOST:PORT; a bare port or localhost means 127.0.0.1.",
-            valueName: "address"),
-        transform: { text in
-            do { return try MetricsAddress(parsing: text) } catch { throw ValidationError("\(error)") }
-        })
-    var metricsAddress: MetricsAddress?
+    @OptionGroup var metrics: MetricsOption
 
     func validate() throws {
         for (name, value) in [("--metadata-interval", metadataInterval), ("--retention", retention), ("--drain-timeout", drainTimeout)] {
@@ -82,19 +75,12 @@ struct RunCommand: AsyncParsableCommand {
         configuration.quiet = quiet
 
         let client = CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version)")
-        let metricsEndpoint = metricsAddress.map { _ in MetricsEndpoint() }
+        let metricsEndpoint = metrics.makeEndpoint()
         let daemon = BeaconDaemon(
             configuration: configuration, client: client, logger: logger, announce: StandardOutput.writeLine,
             notify: { metricsEndpoint?.metrics.record($0) })
         var services: [any Service] = []
-        if let metricsAddress, let metricsEndpoint {
-            let server = try await metricsEndpoint.serve(at: metricsAddress) { await daemon.statusReport() }
-            logger.info("serving metrics url=\(server.baseURL)\(MetricsEndpoint.path)")
-            if !metricsAddress.isLoopback {
-                logger.warning("metrics are reachable from other hosts address=\(metricsAddress)")
-            }
-            services.append(server)
-        }
+        if let server = try await metrics.serve(metricsEndpoint, of: daemon, logger: logger) { services.append(server) }
         let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
         try await controlSocket.bind()
         logger.info("listening on control socket path=\(socket.path)")

@@ -10,11 +10,16 @@ import Testing
     /// The port of the metrics URL the daemon logged, for the loopback address.
     static func metricsPort(of daemon: DaemonProcess) async throws -> Int {
         try await eventuallyValue("the metrics URL in the log\n\(daemon.stderrText.suffix(2000))") {
-            daemon.stderrLines.lazy.compactMap { line -> Int? in
-                guard let mark = line.range(of: "serving metrics url=http://127.0.0.1:") else { return nil }
-                return Int(line[mark.upperBound...].prefix { $0.isNumber })
-            }.first
+            port(after: "serving metrics url=http://127.0.0.1:", in: daemon.stderrLines)
         }
+    }
+
+    /// The number right after `marker` in the first of `lines` that holds it.
+    static func port(after marker: String, in lines: [String]) -> Int? {
+        lines.lazy.compactMap { line -> Int? in
+            guard let mark = line.range(of: marker) else { return nil }
+            return Int(line[mark.upperBound...].prefix { $0.isNumber })
+        }.first
     }
 
     static func scrape(port: Int) async throws -> (RawHTTP.Response, Exposition) {
@@ -160,5 +165,26 @@ import Testing
         let result = try await runBeaconctl(["run", "--metrics-address", address])
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains(reason), "\(result.stderr)")
+    }
+}
+
+/// The demo serves the same metrics when asked.
+@Suite struct DemoMetricsTests {
+    @Test func theDemoServesItsMetricsWhileItRuns() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let demo = try ChildProcess(
+            executable: BeaconctlBinary.path,
+            arguments: ["demo", "--duration", "6", "--socket", directory.file("c.sock"), "--metrics-address", "127.0.0.1:0"])
+        defer { demo.kill() }
+        let port = try await eventuallyValue("the metrics line of the demo\n\(demo.stdout.text)") {
+            MetricsTests.port(after: "metrics: curl -s http://127.0.0.1:", in: demo.stdout.lines)
+        }
+        try await eventually("a ready session and applied metadata in the demo's metrics") {
+            let (_, metrics) = try await MetricsTests.scrape(port: port)
+            return metrics.value("beaconctl_sessions_total", ["result": "ready"]) == 1
+                && (metrics.value("beaconctl_metadata_fetches_total", ["result": "applied"]) ?? 0) >= 1
+        }
+        #expect(try await demo.waitForExit(timeout: .seconds(30)) == 0, "\(demo.stderr.text)")
     }
 }
