@@ -16,7 +16,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
@@ -29,21 +31,19 @@ let package = Package(
             name: "BeaconCore",
             dependencies: [
                 "CCurl",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "BeaconSimulator",
-            dependencies: [
-                "BeaconCore",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
+            dependencies: ["BeaconCore"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -61,7 +61,10 @@ let package = Package(
         .plugin(name: "BuildCommitPlugin", capability: .buildTool()),
         .testTarget(
             name: "BeaconCoreTests",
-            dependencies: ["BeaconCore", "BeaconSimulator"],
+            dependencies: [
+                "BeaconCore", "BeaconSimulator",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

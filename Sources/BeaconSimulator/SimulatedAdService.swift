@@ -12,7 +12,7 @@ import Foundation
 public final class SimulatedAdService: Sendable {
     /// The ad break it announces.
     public let pod: Pod
-    public let server: LoopbackHTTPServer
+    public let server: HTTPServer
     private let beacons: BeaconLog
 
     /// Where the simulated stream lives: POST it to start a session.
@@ -28,7 +28,7 @@ public final class SimulatedAdService: Sendable {
     ) async throws -> SimulatedAdService {
         let log = BeaconLog()
         let box = PodBox()
-        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0) { request in
+        let server = try await HTTPServer.start(host: "127.0.0.1", port: 0) { request in
             await Self.respond(to: request, pod: box.pod, log: log, now: now)
         }
         let pod = Self.makePod(start: now() + lead, adCount: adCount, adDuration: adDuration, beaconBase: server.baseURL)
@@ -36,7 +36,7 @@ public final class SimulatedAdService: Sendable {
         return SimulatedAdService(pod: pod, server: server, beacons: log)
     }
 
-    private init(pod: Pod, server: LoopbackHTTPServer, beacons: BeaconLog) {
+    private init(pod: Pod, server: HTTPServer, beacons: BeaconLog) {
         self.pod = pod
         self.server = server
         self.beacons = beacons
@@ -54,8 +54,8 @@ public final class SimulatedAdService: Sendable {
     }
 
     private static func respond(
-        to request: LoopbackHTTPServer.Request, pod: Pod?, log: BeaconLog, now: @Sendable () -> Milliseconds
-    ) async -> LoopbackHTTPServer.Response {
+        to request: HTTPServer.Request, pod: Pod?, log: BeaconLog, now: @Sendable () -> Milliseconds
+    ) async -> HTTPServer.Response {
         switch (request.method, request.path) {
         case ("POST", "/live/master.m3u8"):
             let session = String(UInt64.random(in: 1...UInt64.max), radix: 16)

@@ -24,6 +24,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var socket: SocketOption
 
+    @OptionGroup var metrics: MetricsOption
+
     func validate() throws {
         if let duration, !(duration.isFinite && duration > 0 && duration <= 3600) {
             throw ValidationError("--duration must be between 0 and 3600 seconds")
@@ -46,9 +48,11 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.metadataInterval = .seconds(1)
         let client = CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version) demo")
         let tally = Mutex<[ReportingState: Int]>([:])
+        let metricsEndpoint = metrics.makeEndpoint()
         let daemon = BeaconDaemon(
             configuration: configuration, client: client, logger: Logger(label: "daemon"),
             notify: { notification in
+                metricsEndpoint?.metrics.record(notification)
                 switch notification {
                 case .sessionReady(let endpoints):
                     out("session ready   sessionId \(endpoints.sessionId ?? "-")")
@@ -67,6 +71,10 @@ struct DemoCommand: AsyncParsableCommand {
                     break
                 }
             })
+        let metricsServer = try await metrics.serve(metricsEndpoint, of: daemon, logger: Logger(label: "daemon"))
+        if let metricsServer {
+            out("  metrics: curl -s \(metricsServer.baseURL)\(MetricsEndpoint.path) | grep beaconctl_")
+        }
         // The demo answers 'beaconctl status' like a daemon, unless a real one holds the socket.
         let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
         let listening: Bool
@@ -94,6 +102,7 @@ struct DemoCommand: AsyncParsableCommand {
             return played
         }
         let counters = await daemon.statusReport().counters
+        await metricsServer?.stop()
         await service.stop()
         await client.shutdown()
         let counts = tally.withLock { $0 }

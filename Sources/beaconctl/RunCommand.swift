@@ -53,6 +53,8 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Compute everything but send no beacon (events become done, logged as not sent).")
     var quiet = false
 
+    @OptionGroup var metrics: MetricsOption
+
     func validate() throws {
         for (name, value) in [("--metadata-interval", metadataInterval), ("--retention", retention), ("--drain-timeout", drainTimeout)] {
             guard value.isFinite, value > 0, value <= 86_400 * 7 else {
@@ -86,17 +88,23 @@ struct RunCommand: AsyncParsableCommand {
                 petInterval: Watchdog.petInterval(environment: environment, processID: ProcessInfo.processInfo.processIdentifier),
                 clock: ContinuousClock())
         }
+        let metricsEndpoint = metrics.makeEndpoint()
         let daemon = BeaconDaemon(
             configuration: configuration, client: client, logger: logger, announce: StandardOutput.writeLine,
-            notify: { notifier?.observe($0) })
+            notify: { notification in
+                notifier?.observe(notification)
+                metricsEndpoint?.metrics.record(notification)
+            })
+        // The notifier goes first so that it stops last: the watchdog is petted through the drain.
+        var services: [any Service] = notifier.map { [SystemdNotifierService(notifier: $0, daemon: daemon)] } ?? []
+        if let server = try await metrics.serve(metricsEndpoint, of: daemon, logger: logger) { services.append(server) }
         let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
         try await controlSocket.bind()
         logger.info("listening on control socket path=\(socket.path)")
 
         // Any service ending ends them all gracefully: the end of stdin drains like SIGTERM does.
-        // They shut down in reverse order, so the daemon drains last, after input has stopped.
-        // The notifier goes first so that it stops last: the watchdog is petted through the drain.
-        var services: [any Service] = notifier.map { [SystemdNotifierService(notifier: $0, daemon: daemon)] } ?? []
+        // They shut down in reverse order, so the daemon drains after input has stopped, and
+        // metrics are served until it has drained.
         services += [daemon, ControlSocketService(server: controlSocket)]
         if readStandardInput { services.append(StandardInputService(daemon: daemon)) }
         var groupLogger = Logger(label: "lifecycle")

@@ -5,18 +5,18 @@ import Testing
 /// Real libcurl against a real server on 127.0.0.1.
 @Suite("CurlHTTPClient against a loopback server")
 struct CurlHTTPClientTests {
-    typealias Request = LoopbackHTTPServer.Request
-    typealias Response = LoopbackHTTPServer.Response
+    typealias Request = HTTPServer.Request
+    typealias Response = HTTPServer.Response
 
     /// Runs `body` with a started server and client, and always stops both.
     func withServer(
         configuration: CurlHTTPClient.Configuration = CurlHTTPClient.Configuration(
             connectTimeout: .seconds(2), totalTimeout: .seconds(5), userAgent: "beaconctl/test"),
-        handler: @escaping LoopbackHTTPServer.Handler,
-        _ body: (LoopbackHTTPServer, CurlHTTPClient, Recorder<Request>) async throws -> Void
+        handler: @escaping HTTPServer.Handler,
+        _ body: (HTTPServer, CurlHTTPClient, Recorder<Request>) async throws -> Void
     ) async throws {
         let recorder = Recorder<Request>()
-        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0) { request in
+        let server = try await HTTPServer.start(host: "127.0.0.1", port: 0) { request in
             recorder.append(request)
             return await handler(request)
         }
@@ -94,7 +94,7 @@ struct CurlHTTPClientTests {
     }
 
     /// `/hop/N` redirects to `/hop/N-1`; `/hop/0` answers 200.
-    static let hops: LoopbackHTTPServer.Handler = { request in
+    static let hops: HTTPServer.Handler = { request in
         guard request.path.hasPrefix("/hop/"), let n = Int(request.path.dropFirst(5)) else { return .status(404) }
         return n == 0 ? .text("arrived") : .redirect(to: "/hop/\(n - 1)")
     }
@@ -203,7 +203,7 @@ struct CurlHTTPClientTests {
     }
 
     @Test func connectionRefusedIsConnectionFailed() async throws {
-        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0) { _ in .status(200) }
+        let server = try await HTTPServer.start(host: "127.0.0.1", port: 0) { _ in .status(200) }
         let url = server.baseURL + "/gone?token=secret"
         await server.stop()
         let client = CurlHTTPClient(connectTimeout: .seconds(2), totalTimeout: .seconds(5))
@@ -299,6 +299,6 @@ struct CurlHTTPClientTests {
 }
 
 /// Waits until the server has seen a request, so the transfer is in flight.
-private func untilInFlight(_ recorder: Recorder<LoopbackHTTPServer.Request>) async throws {
+private func untilInFlight(_ recorder: Recorder<HTTPServer.Request>) async throws {
     try await eventually(timeout: .seconds(3), "the request to reach the server") { !recorder.all.isEmpty }
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// Session init at the ad-insertion service, each fallback with the real binary and `--media-url`.
 @Suite struct SessionInitTests {
-    typealias Response = LoopbackHTTPServer.Response
+    typealias Response = HTTPServer.Response
 
     static let masterPath = "/live/master.m3u8"
 

@@ -330,11 +330,14 @@ public actor BeaconDaemon: Service {
         }
         current.lastMetadataBody = response.body
         lastMetadataAt = now()
+        var known = Set(current.tracking.schedule.pods.map(\.id))
+        let discovered = document.pods.map(\.id).filter { known.insert($0).inserted }
         let firings = current.tracking.apply(document)
         session = current
         logs.metadata.info(
             "metadata refreshed adBreaks=\(document.pods.count) dataRange=\(UTCTime.format(document.dataRange.start))..\(UTCTime.format(document.dataRange.end)) bytes=\(response.body.count)")
         notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange, bytes: response.body.count))
+        if !discovered.isEmpty { notify(.adBreaksDiscovered(podIDs: discovered)) }
         dispatch(firings, generation: sessionGeneration)
     }
 

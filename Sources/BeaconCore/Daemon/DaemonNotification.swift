@@ -9,6 +9,8 @@ public enum DaemonNotification: Sendable {
     case sessionEnded(sessionId: String?)
     /// A metadata document was decoded and merged.
     case metadataApplied(pods: Int, dataRange: DataRange, bytes: Int)
+    /// The metadata just applied named ad breaks new to this session: their pod ids, each once.
+    case adBreaksDiscovered(podIDs: [String])
     /// A metadata refresh brought the same body as the last one.
     case metadataUnchanged(bytes: Int)
     /// A metadata request failed or brought a rejected document; the previous state is kept.

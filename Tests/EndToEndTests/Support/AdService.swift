@@ -5,8 +5,8 @@ import Synchronization
 /// A test ad-insertion service on 127.0.0.1: session init (per test), a metadata document the
 /// test may change between refreshes, and a beacon sink that records every request.
 final class AdService: Sendable {
-    typealias Request = LoopbackHTTPServer.Request
-    typealias Response = LoopbackHTTPServer.Response
+    typealias Request = HTTPServer.Request
+    typealias Response = HTTPServer.Response
     /// Answers a request the service does not handle itself (session init, playlists); nil for 404.
     typealias Route = @Sendable (Request) async -> Response?
 
@@ -39,14 +39,14 @@ final class AdService: Sendable {
     }
 
     private let storage: Storage
-    let server: LoopbackHTTPServer
+    let server: HTTPServer
 
     var baseURL: String { server.baseURL }
 
     /// Starts the service; `route` answers what is neither metadata nor a beacon.
     static func start(route: Route? = nil) async throws -> AdService {
         let storage = Storage()
-        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0) { request in
+        let server = try await HTTPServer.start(host: "127.0.0.1", port: 0) { request in
             storage.state.withLock {
                 $0.received.append(
                     Received(method: request.method, uri: request.uri, path: request.path, query: request.query, at: request.receivedAt))
@@ -69,7 +69,7 @@ final class AdService: Sendable {
         return AdService(server: server, storage: storage)
     }
 
-    private init(server: LoopbackHTTPServer, storage: Storage) {
+    private init(server: HTTPServer, storage: Storage) {
         self.server = server
         self.storage = storage
     }

@@ -3,14 +3,17 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// A small HTTP/1.1 server for loopback use: the simulated ad-insertion service of
-/// `beaconctl demo`, and a real server for tests.
+/// A small HTTP/1.1 server: the daemon's `/metrics` endpoint, the simulated ad-insertion
+/// service of `beaconctl demo`, and real servers for tests.
 ///
 /// Every request is answered by an async handler. Connections are persistent
 /// (keep-alive) unless the client asks otherwise, and ``connectionsAccepted`` counts
 /// TCP connections so callers can check that a client reuses them. ``stop()`` cancels
 /// handlers still running, closes every connection and the listening socket.
-public final class LoopbackHTTPServer: Sendable {
+///
+/// Requests are bounded: the request line and headers by the HTTP decoder (80 KiB, answered
+/// with 400), the body by `maxRequestBodyBytes` (answered with 413, then the connection closes).
+public final class HTTPServer: Sendable {
     /// One complete request as it arrived.
     public struct Request: Sendable {
         /// The method as sent, e.g. `GET`.
@@ -94,21 +97,6 @@ public final class LoopbackHTTPServer: Sendable {
         public static func redirect(to location: String, status: Int = 302) -> Response {
             Response(status: status, headers: [("Location", location)])
         }
-
-        /// Waits `delay`, then answers with `response`; returns early if the server stops.
-        public static func delayed(_ delay: Duration, _ response: Response) async -> Response {
-            try? await Task.sleep(for: delay)
-            return response
-        }
-
-        /// Never answers: suspends until the server stops, which cancels the handler.
-        /// The connection stays open meanwhile and nothing is written to it.
-        public static func noAnswer() async -> Response {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(3600))
-            }
-            return .status(503)
-        }
     }
 
     /// Answers one request; runs concurrently for concurrent requests.
@@ -116,12 +104,12 @@ public final class LoopbackHTTPServer: Sendable {
 
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
-    /// The address bound, as given to ``start(host:port:handler:)``.
+    /// The address bound, as given to ``start(host:port:maxRequestBodyBytes:handler:)``.
     public let host: String
     /// The bound port; the one the system chose when started with port 0.
     public let port: Int
-    /// `http://HOST:PORT`, without a trailing slash.
-    public var baseURL: String { "http://\(host):\(port)" }
+    /// `http://HOST:PORT`, without a trailing slash; an IPv6 host in brackets.
+    public var baseURL: String { host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)" }
     /// TCP connections accepted since start.
     public var connectionsAccepted: Int { counter.accepted.load(ordering: .relaxed) }
 
@@ -141,38 +129,52 @@ public final class LoopbackHTTPServer: Sendable {
         self.acceptTask = acceptTask
     }
 
+    /// The body size allowed by default: far more than any request beaconctl or its tests make.
+    public static let defaultMaxRequestBodyBytes = 1 << 20
+
     /// Binds `host:port` (port 0 picks a free one) and starts serving with `handler`.
+    ///
+    /// `host` is an IP address (or a name resolved once, now); loopback unless the caller says otherwise.
+    /// - Throws: ``HTTPServerError/cannotListen(host:port:reason:)`` when the address cannot be bound.
     public static func start(
-        host: String = "127.0.0.1", port: Int = 0, handler: @escaping Handler
-    ) async throws -> LoopbackHTTPServer {
+        host: String = "127.0.0.1", port: Int = 0, maxRequestBodyBytes: Int = defaultMaxRequestBodyBytes,
+        handler: @escaping Handler
+    ) async throws(HTTPServerError) -> HTTPServer {
         let counter = Counter()
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .bind(host: host, port: port) { channel in
-                counter.accepted.add(1, ordering: .relaxed)
-                return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try Connection(wrappingChannelSynchronously: channel)
+        let server: NIOAsyncChannel<Connection, Never>
+        do {
+            server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.backlog, value: 256)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .bind(host: host, port: port) { channel in
+                    counter.accepted.add(1, ordering: .relaxed)
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                        return try Connection(wrappingChannelSynchronously: channel)
+                    }
                 }
-            }
+        } catch let error as IOError {
+            throw .cannotListen(host: host, port: port, reason: UnixSocketPath.errorText(error.errnoCode))
+        } catch {
+            throw .cannotListen(host: host, port: port, reason: "\(error)")
+        }
         let listener = server.channel
         guard let boundPort = listener.localAddress?.port else {
             try? await listener.close()
-            throw ChannelError.unknownLocalAddress
+            throw .cannotListen(host: host, port: port, reason: "no local address after bind")
         }
         let acceptTask = Task<Void, Never> {
             // Leaving this scope (on stop) cancels every connection task and closes the listener.
             try? await server.executeThenClose { connections in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in connections {
-                        group.addTask { await serve(connection, handler: handler) }
+                        group.addTask { await serve(connection, maxBodyBytes: maxRequestBodyBytes, handler: handler) }
                     }
                 }
             }
         }
-        return LoopbackHTTPServer(
+        return HTTPServer(
             host: host, port: boundPort, counter: counter, listener: listener, acceptTask: acceptTask)
     }
 
@@ -184,7 +186,7 @@ public final class LoopbackHTTPServer: Sendable {
         await acceptTask.value
     }
 
-    private static func serve(_ connection: Connection, handler: Handler) async {
+    private static func serve(_ connection: Connection, maxBodyBytes: Int, handler: Handler) async {
         try? await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
             var body: [UInt8] = []
@@ -192,10 +194,21 @@ public final class LoopbackHTTPServer: Sendable {
             for try await part in inbound {
                 switch part {
                 case .head(let requestHead):
+                    // A declared size over the bound is refused before the client sends the body.
+                    if let declared = requestHead.headers.first(name: "Content-Length").flatMap(Int.init), declared > maxBodyBytes {
+                        try await write(.status(413), for: requestHead, keepAlive: false, to: outbound)
+                        return
+                    }
                     head = requestHead
                     body = []
                     receivedAt = .now
                 case .body(let chunk):
+                    guard body.count + chunk.readableBytes <= maxBodyBytes else {
+                        if let requestHead = head {
+                            try await write(.status(413), for: requestHead, keepAlive: false, to: outbound)
+                        }
+                        return
+                    }
                     body.append(contentsOf: chunk.readableBytesView)
                 case .end:
                     guard let requestHead = head else { continue }
