@@ -60,7 +60,7 @@ import Testing
                 await #expect(throws: ControlSocketClientError.timedOut) {
                     try await ControlSocketClient.request(path: server.path, line: "status", timeout: .milliseconds(200))
                 }
-                #expect(ContinuousClock.now - started < .seconds(3))
+                #expect(ContinuousClock.now - started < .seconds(15), "gave up at its timeout, not when the server did")
             }
         }
     }

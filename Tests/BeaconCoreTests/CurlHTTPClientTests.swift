@@ -173,7 +173,7 @@ struct CurlHTTPClientTests {
             }
             let elapsed = started.duration(to: clock.now)
             #expect(elapsed >= .milliseconds(450))
-            #expect(elapsed < .seconds(2))
+            #expect(elapsed < .seconds(10), "the total timeout ended it, long before anything else would")
         }
     }
 
