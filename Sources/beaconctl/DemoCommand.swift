@@ -68,7 +68,7 @@ struct DemoCommand: AsyncParsableCommand {
                 }
             })
         // The demo answers 'beaconctl status' like a daemon, unless a real one holds the socket.
-        let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
+        let controlSocket = ControlSocketServer(path: socket.path, responder: { line in await daemon.reply(to: line) })
         let listening: Bool
         do {
             try await controlSocket.bind()

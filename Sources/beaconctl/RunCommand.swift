@@ -19,6 +19,7 @@ struct RunCommand: AsyncParsableCommand {
               buffer-start | buffer-end | rate <x>
               mute | unmute | skip | rewind | expand | collapse | click
               status   (replies with the status JSON)
+              events | events follow [N]   (the event history; on the socket, follow streams new entries)
 
             SIGTERM, SIGINT and the end of stdin drain: in-flight beacons get --drain-timeout to finish, then exit 0.
             """
@@ -74,7 +75,7 @@ struct RunCommand: AsyncParsableCommand {
 
         let client = CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version)")
         let daemon = BeaconDaemon(configuration: configuration, client: client, logger: logger, announce: StandardOutput.writeLine)
-        let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
+        let controlSocket = ControlSocketServer(path: socket.path, responder: { line in await daemon.reply(to: line) })
         try await controlSocket.bind()
         logger.info("listening on control socket path=\(socket.path)")
 
