@@ -105,6 +105,27 @@ import Testing
         #expect(journal.entries.count == 1)
     }
 
+    /// Cancelling a follower runs its termination handler under its task's lock, while recording
+    /// wakes that task: recording must not hold the journal's lock meanwhile.
+    @Test(.timeLimit(.minutes(1)))
+    func followersCancelledWhileEntriesAreRecordedDeadlockNothing() async {
+        let journal = EventJournal(now: Self.steppingClock())
+        for round in 0..<200 {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { for await _ in journal.follow(after: nil) {} }
+                }
+                group.addTask {
+                    for index in 0..<100 { journal.record(.lineRejected(reason: "\(round).\(index)")) }
+                }
+                await Task.yield()
+                group.cancelAll()
+            }
+        }
+        #expect(journal.followerCount == 0)
+        #expect(journal.entries.last?.sequence == 20_000)
+    }
+
     @Test func followingAfterFinishEndsAtOnce() async {
         let journal = EventJournal(now: Self.steppingClock())
         journal.finish()

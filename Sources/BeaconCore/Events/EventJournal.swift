@@ -3,8 +3,8 @@ import Synchronization
 /// The daemon's event history and its followers: records what the daemon did from its
 /// notifications, answers `events`, and streams each new entry to `events follow` clients.
 ///
-/// Recording never waits: it runs on the daemon's own path (under a lock held for a few
-/// appends), and a follower that does not keep up is dropped, never waited for.
+/// Recording never waits: it runs on the daemon's own path (under a lock held for one append),
+/// and a follower that does not keep up is dropped, never waited for.
 public final class EventJournal: Sendable {
     /// Entries kept when none is given.
     public static let defaultCapacity = 256
@@ -36,39 +36,40 @@ public final class EventJournal: Sendable {
     }
 
     /// Records `notification` if the history keeps it, and hands the entry to every follower.
+    ///
+    /// Called by one caller at a time (the daemon actor), so followers get entries in order.
     public func record(_ notification: DaemonNotification) {
         guard let event = notification.historyEvent else { return }
         let time = now()
-        let dropped = state.withLock { state -> [AsyncStream<String>.Continuation] in
+        let recorded = state.withLock { state -> (entry: EventEntry, followers: [Int: AsyncStream<String>.Continuation])? in
             switch notification {
             case .metadataApplied(let pods, _, _):
-                if state.recordedAdBreaks == pods { return [] }
+                if state.recordedAdBreaks == pods { return nil }
                 state.recordedAdBreaks = pods
             case .metadataFailed, .sessionReady, .sessionEnded:
                 state.recordedAdBreaks = nil
             default:
                 break
             }
-            let entry = state.history.append(event, at: time)
-            guard !state.followers.isEmpty else { return [] }
-            let line = entry.jsonLine()
-            var dropped: [AsyncStream<String>.Continuation] = []
-            for (id, follower) in state.followers {
-                switch follower.yield(line) {
-                case .enqueued: break
-                case .dropped:
-                    state.followers[id] = nil
-                    dropped.append(follower)
-                case .terminated:
-                    state.followers[id] = nil
-                @unknown default:
-                    break
-                }
-            }
-            return dropped
+            return (state.history.append(event, at: time), state.followers)
         }
-        // Finishing calls the stream's termination handler, which takes the lock.
-        for follower in dropped { follower.finish() }
+        guard let recorded, !recorded.followers.isEmpty else { return }
+        // Yielding wakes a follower's task, which takes that task's lock; cancelling the task
+        // holds it while the termination handler takes ours: so never yield under our lock.
+        let line = recorded.entry.jsonLine()
+        for (id, follower) in recorded.followers {
+            switch follower.yield(line) {
+            case .enqueued:
+                break
+            case .dropped:
+                state.withLock { _ = $0.followers.removeValue(forKey: id) }
+                follower.finish()
+            case .terminated:
+                state.withLock { _ = $0.followers.removeValue(forKey: id) }
+            @unknown default:
+                break
+            }
+        }
     }
 
     /// Every kept entry, oldest first.
@@ -88,6 +89,7 @@ public final class EventJournal: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(followerBacklog))
         let id: Int? = state.withLock { state in
             guard !state.isFinished else { return nil }
+            // Safe under the lock: nobody reads the new stream yet, so yielding wakes no task.
             if let sequence {
                 for entry in state.history.entries(after: sequence) { continuation.yield(entry.jsonLine()) }
             }
