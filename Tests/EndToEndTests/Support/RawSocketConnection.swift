@@ -91,12 +91,7 @@ enum RawSocketConnection {
             if count < 0 && errno == EINTR { continue }
             // A reset after the daemon closed ends the stream like a plain close.
             if count < 0 && errno == ECONNRESET { break }
-            if count < 0 {
-                let code = errno
-                var info = stat()
-                fstat(fd, &info)
-                throw TestFailure("recv: errno \(code) after \(received.count) bytes, fd \(fd) inode \(info.st_ino) mode \(String(info.st_mode, radix: 8))")
-            }
+            if count < 0 { throw TestFailure("recv: errno \(errno) after \(received.count) bytes") }
             if count == 0 { break }
             received.append(contentsOf: chunk[..<count])
         }
