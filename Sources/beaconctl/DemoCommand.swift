@@ -76,7 +76,7 @@ struct DemoCommand: AsyncParsableCommand {
             out("  metrics: curl -s \(metricsServer.baseURL)\(MetricsEndpoint.path) | grep beaconctl_")
         }
         // The demo answers 'beaconctl status' like a daemon, unless a real one holds the socket.
-        let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
+        let controlSocket = ControlSocketServer(path: socket.path, responder: { line in await daemon.reply(to: line) })
         let listening: Bool
         do {
             try await controlSocket.bind()

@@ -25,6 +25,7 @@ struct RunCommand: AsyncParsableCommand {
               buffer-start | buffer-end | rate <x>
               mute | unmute | skip | rewind | expand | collapse | click
               status   (replies with the status JSON)
+              events | events follow [N]   (the event history; on the socket, follow streams new entries)
 
             SIGTERM, SIGINT and the end of stdin drain: in-flight beacons get --drain-timeout to finish, then exit 0.
             """
@@ -98,7 +99,7 @@ struct RunCommand: AsyncParsableCommand {
         // The notifier goes first so that it stops last: the watchdog is petted through the drain.
         var services: [any Service] = notifier.map { [SystemdNotifierService(notifier: $0, daemon: daemon)] } ?? []
         if let server = try await metrics.serve(metricsEndpoint, of: daemon, logger: logger) { services.append(server) }
-        let controlSocket = ControlSocketServer(path: socket.path) { line in await daemon.handle(line) }
+        let controlSocket = ControlSocketServer(path: socket.path, responder: { line in await daemon.reply(to: line) })
         try await controlSocket.bind()
         logger.info("listening on control socket path=\(socket.path)")
 

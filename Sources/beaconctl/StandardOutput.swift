@@ -8,6 +8,11 @@ enum StandardOutput {
         write(fileDescriptor: STDOUT_FILENO, line + "\n")
     }
 
+    /// Writes `text` as it is, without adding a newline.
+    @Sendable static func writeText(_ text: String) {
+        write(fileDescriptor: STDOUT_FILENO, text)
+    }
+
     @Sendable static func writeError(_ line: String) {
         write(fileDescriptor: STDERR_FILENO, line + "\n")
     }

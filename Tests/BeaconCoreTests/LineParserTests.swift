@@ -46,6 +46,10 @@ import Testing
         ("collapse", .user(.collapse)),
         ("click", .user(.click)),
         ("status", .status),
+        ("events", .events(follow: false, after: nil)),
+        ("events follow", .events(follow: true, after: nil)),
+        ("events  follow   42", .events(follow: true, after: 42)),
+        ("events follow 0", .events(follow: true, after: 0)),
         ("  pause  ", .player(.pause)),
     ] as [(String, InputCommand)])
     func parsesCommands(line: String, command: InputCommand) {
@@ -86,6 +90,11 @@ import Testing
         "rate inf",
         "play now",
         "status please",
+        "events all",
+        "events follow -1",
+        "events follow soon",
+        "events follow 1 2",
+        "events 5",
         "mute all",
         "load",
         "LOAD",

@@ -6,7 +6,8 @@ import Darwin
 import NIOCore
 import NIOPosix
 
-/// One request to a running daemon's control socket: used by `beaconctl status` and tests.
+/// Requests to a running daemon's control socket: one line and its reply (`beaconctl status`),
+/// or one line and every line the daemon streams back (`beaconctl events --follow`).
 public enum ControlSocketClient {
     /// Connects to `path`, sends `line` (which must not contain a newline), returns the first
     /// reply line (without its terminator) and closes.
@@ -21,11 +22,6 @@ public enum ControlSocketClient {
         maxReplyBytes: Int = LineFramer.defaultMaxLineBytes,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> String {
-        guard path.utf8.count <= UnixSocketPath.maxPathBytes else {
-            throw ControlSocketClientError.connectionFailed(
-                "socket path longer than \(UnixSocketPath.maxPathBytes) bytes: \(path)"
-            )
-        }
         return try await withThrowingTaskGroup(of: String.self) { group in
             group.addTask {
                 try await exchange(path: path, line: line, maxReplyBytes: maxReplyBytes, group: eventLoopGroup)
@@ -39,15 +35,41 @@ public enum ControlSocketClient {
         }
     }
 
-    private static func exchange(
+    /// Connects to `path`, sends `line`, keeps its side open and calls `receive` with each line
+    /// the daemon sends (without its terminator), until the daemon closes the connection.
+    ///
+    /// - Throws: ``ControlSocketClientError``: `noDaemon`, `connectionFailed`,
+    ///   `unreadableReply` for a line over `maxLineBytes` or not UTF-8; what `receive` throws.
+    public static func follow(
         path: String,
         line: String,
-        maxReplyBytes: Int,
-        group: any EventLoopGroup
-    ) async throws -> String {
-        let connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        maxLineBytes: Int = LineFramer.defaultMaxLineBytes,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        receive: (String) async throws -> Void
+    ) async throws {
+        let connection = try await connect(path: path, group: eventLoopGroup)
+        try await connection.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(string: line + "\n"))
+            var framer = LineFramer(maxLineBytes: maxLineBytes)
+            do {
+                for try await chunk in inbound {
+                    for received in framer.append(chunk.readableBytesView) { try await receive(try text(of: received)) }
+                }
+            } catch let error as IOError where error.errnoCode == ECONNRESET {
+                // The daemon went away: for a follower that is the end of the stream.
+            }
+            for received in framer.finish() { try await receive(try text(of: received)) }
+        }
+    }
+
+    private static func connect(path: String, group: any EventLoopGroup) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        guard path.utf8.count <= UnixSocketPath.maxPathBytes else {
+            throw ControlSocketClientError.connectionFailed(
+                "socket path longer than \(UnixSocketPath.maxPathBytes) bytes: \(path)"
+            )
+        }
         do {
-            connection = try await ClientBootstrap(group: group)
+            return try await ClientBootstrap(group: group)
                 // Keep reading after our own shutdown and the server's EOF alike.
                 .channelOption(.allowRemoteHalfClosure, value: true)
                 .connect(unixDomainSocketPath: path) { channel in
@@ -62,7 +84,15 @@ public enum ControlSocketClient {
         } catch {
             throw ControlSocketClientError.connectionFailed("\(error)")
         }
+    }
 
+    private static func exchange(
+        path: String,
+        line: String,
+        maxReplyBytes: Int,
+        group: any EventLoopGroup
+    ) async throws -> String {
+        let connection = try await connect(path: path, group: group)
         return try await connection.executeThenClose { inbound, outbound in
             do {
                 try await outbound.write(ByteBuffer(string: line + "\n"))

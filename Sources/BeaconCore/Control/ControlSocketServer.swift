@@ -17,10 +17,17 @@ import Synchronization
 /// connection's outbound buffer is above its high water mark), so such a client never stalls
 /// the handling of its own lines nor anyone else's.
 ///
+/// A line may also be answered with a stream (``ControlReply/stream(_:)``): its lines are sent
+/// as they come until the stream ends, the client closes its side, or the server stops. A
+/// streaming client that stops reading is disconnected once its outbound buffer passes the
+/// high water mark, rather than having lines silently dropped.
+///
 /// Call ``bind()`` to start listening (then report readiness), and ``run()`` to serve.
 public final class ControlSocketServer: Sendable {
     /// Handles one line; the result, when not nil, is sent back as one line.
     public typealias Handler = @Sendable (RawLine) async -> String?
+    /// Handles one line; the result says what to send back.
+    public typealias Responder = @Sendable (RawLine) async -> ControlReply
 
     /// The socket file's path.
     public let path: String
@@ -48,7 +55,7 @@ public final class ControlSocketServer: Sendable {
         case finished
     }
 
-    private let handler: Handler
+    private let responder: Responder
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let state = Mutex<State>(.idle)
@@ -61,7 +68,7 @@ public final class ControlSocketServer: Sendable {
     ///   - eventLoopGroup: The NIO event loops the sockets run on.
     ///   - logger: Receives connection-level events (rejections, dropped replies, I/O errors).
     ///   - handler: Called for each line, in order per connection; connections run concurrently.
-    public init(
+    public convenience init(
         path: String,
         maxClients: Int = 64,
         maxLineBytes: Int = LineFramer.defaultMaxLineBytes,
@@ -69,13 +76,27 @@ public final class ControlSocketServer: Sendable {
         logger: Logger = Logger(label: "beaconctl.control"),
         handler: @escaping Handler
     ) {
+        self.init(
+            path: path, maxClients: maxClients, maxLineBytes: maxLineBytes, eventLoopGroup: eventLoopGroup, logger: logger,
+            responder: { line in await handler(line).map { .line($0) } ?? .none })
+    }
+
+    /// The same, with a responder that may also answer a line with a stream.
+    public init(
+        path: String,
+        maxClients: Int = 64,
+        maxLineBytes: Int = LineFramer.defaultMaxLineBytes,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "beaconctl.control"),
+        responder: @escaping Responder
+    ) {
         precondition(maxClients > 0, "maxClients must be positive")
         self.path = path
         self.maxClients = maxClients
         self.maxLineBytes = maxLineBytes
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
-        self.handler = handler
+        self.responder = responder
     }
 
     /// Creates the socket file (mode 0600) and starts listening; connections queue until ``run()``.
@@ -228,20 +249,32 @@ public final class ControlSocketServer: Sendable {
         let channel = connection.channel
         do {
             try await connection.executeThenClose { inbound, _ in
-                var framer = LineFramer(maxLineBytes: maxLineBytes)
-                var lastWrite: EventLoopFuture<Void>?
-                for try await chunk in inbound {
-                    for line in framer.append(chunk.readableBytesView) {
-                        if Task.isCancelled { return }
-                        if let write = await respond(to: line, on: channel) { lastWrite = write }
+                try await withThrowingDiscardingTaskGroup { streams in
+                    defer { streams.cancelAll() }
+                    var framer = LineFramer(maxLineBytes: maxLineBytes)
+                    var lastWrite: EventLoopFuture<Void>?
+                    var streaming = false
+                    for try await chunk in inbound {
+                        for line in framer.append(chunk.readableBytesView) {
+                            if Task.isCancelled { return }
+                            // Once streaming, reading only watches for the client leaving.
+                            if streaming { continue }
+                            switch await answer(line, on: channel) {
+                            case .written(let write): lastWrite = write ?? lastWrite
+                            case .stream(let lines):
+                                streaming = true
+                                streams.addTask { await self.relay(lines, to: channel) }
+                            }
+                        }
                     }
+                    // The client closed its side: a stream ends with it.
+                    if streaming || Task.isCancelled { return }
+                    // The last line may lack its newline; a stream asked for now would end at once.
+                    for line in framer.finish() {
+                        if case .written(let write?) = await answer(line, on: channel) { lastWrite = write }
+                    }
+                    if let lastWrite { await Self.awaitFlush(lastWrite, on: channel) }
                 }
-                if Task.isCancelled { return }
-                // The client closed its side: the last line may lack its newline.
-                for line in framer.finish() {
-                    if let write = await respond(to: line, on: channel) { lastWrite = write }
-                }
-                if let lastWrite { await Self.awaitFlush(lastWrite, on: channel) }
             }
         } catch {
             if !Task.isCancelled {
@@ -250,18 +283,48 @@ public final class ControlSocketServer: Sendable {
         }
     }
 
-    /// Runs the handler and sends its reply if the client keeps up; returns the write, if any.
-    private func respond(to line: RawLine, on channel: any Channel) async -> EventLoopFuture<Void>? {
-        guard let reply = await handler(line) else { return nil }
-        guard channel.isWritable else {
-            // Queuing more for a client that does not read would grow without bound.
-            logger.debug("control client not reading: reply dropped")
-            return nil
+    private enum Answer {
+        /// The reply's write, if one was sent.
+        case written(EventLoopFuture<Void>?)
+        case stream(AsyncStream<String>)
+    }
+
+    /// Runs the responder and sends its reply line if the client keeps up.
+    private func answer(_ line: RawLine, on channel: any Channel) async -> Answer {
+        switch await responder(line) {
+        case .none: return .written(nil)
+        case .stream(let lines): return .stream(lines)
+        case .line(let reply):
+            guard channel.isWritable else {
+                // Queuing more for a client that does not read would grow without bound.
+                logger.debug("control client not reading: reply dropped")
+                return .written(nil)
+            }
+            return .written(Self.send(Self.lineBuffer(reply, on: channel), on: channel))
         }
-        var buffer = channel.allocator.buffer(capacity: reply.utf8.count + 1)
-        buffer.writeString(reply)
+    }
+
+    /// Sends each line of `lines` until it ends or the client falls behind, then closes the
+    /// connection: that ends the read loop, which cancels this task and so ends the stream.
+    private func relay(_ lines: AsyncStream<String>, to channel: any Channel) async {
+        var disconnected = false
+        for await line in lines where !disconnected {
+            guard channel.isWritable else {
+                logger.warning("control client not reading its stream: disconnected")
+                disconnected = true
+                channel.close(promise: nil)
+                continue
+            }
+            _ = Self.send(Self.lineBuffer(line, on: channel), on: channel)
+        }
+        channel.close(promise: nil)
+    }
+
+    private static func lineBuffer(_ line: String, on channel: any Channel) -> ByteBuffer {
+        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
+        buffer.writeString(line)
         buffer.writeInteger(UInt8(ascii: "\n"))
-        return Self.send(buffer, on: channel)
+        return buffer
     }
 
     /// Queues `buffer` without waiting for it to be written (the async overload would wait).

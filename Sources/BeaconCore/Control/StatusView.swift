@@ -47,7 +47,7 @@ public enum StatusView {
         return lines.joined(separator: "\n")
     }
 
-    private static func nextBreak(after playhead: Milliseconds, in pods: [Pod]) -> String {
+    static func nextBreak(after playhead: Milliseconds, in pods: [Pod]) -> String {
         if let current = pods.first(where: { $0.startTime <= playhead && playhead < $0.startTime + $0.duration }) {
             return "playing ad break \(current.id) (ends in \(UTCTime.formatSpan(current.startTime + current.duration - playhead)))"
         }
@@ -61,7 +61,7 @@ public enum StatusView {
         padded(name, 14) + value
     }
 
-    private static func padded(_ text: String, _ width: Int) -> String {
+    static func padded(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 }

@@ -20,6 +20,8 @@ public actor BeaconDaemon: Service {
     private let announce: @Sendable (String) -> Void
     private let notify: @Sendable (DaemonNotification) -> Void
     private let logs: Logs
+    /// The event history, recorded from the notifications; `events` on the control socket reads it.
+    public nonisolated let events: EventJournal
 
     private struct Logs {
         var session: Logger
@@ -86,7 +88,12 @@ public actor BeaconDaemon: Service {
         self.clock = clock
         self.now = now
         self.announce = announce
-        self.notify = notify
+        let events = EventJournal(now: now)
+        self.events = events
+        self.notify = { notification in
+            events.record(notification)
+            notify(notification)
+        }
         func component(_ name: String) -> Logger {
             var child = logger
             child[metadataKey: "component"] = "\(name)"
@@ -114,6 +121,7 @@ public actor BeaconDaemon: Service {
             await waitForDeliveries()
             group.cancelAll()
         }
+        events.finish()
     }
 
     /// Ends the daemon as a graceful shutdown would: stop sessions, drain beacons, return from `run()`.
@@ -351,14 +359,25 @@ public actor BeaconDaemon: Service {
     // MARK: Input
 
     /// Handles one input line; returns the reply for the sender, if the line asks for one.
+    /// A stream (`events follow`) needs the control socket: here it is refused.
     public func handle(_ line: RawLine) async -> String? {
+        switch await reply(to: line) {
+        case .none: nil
+        case .line(let reply): reply
+        case .stream: Self.errorReply("'events follow' needs the control socket")
+        }
+    }
+
+    /// Handles one line from the control socket: the reply, if any, may be a stream.
+    public func reply(to line: RawLine) async -> ControlReply {
         switch line {
         case .unreadable(let rejection):
-            return refuse(rejection.description, excerpt: nil)
+            return .line(refuse(rejection.description, excerpt: nil))
         case .text(let text):
             switch LineParser.parse(text) {
-            case .failure(let error): return refuse(error.reason, excerpt: text)
-            case .success(let command): return await execute(command)
+            case .failure(let error): return .line(refuse(error.reason, excerpt: text))
+            case .success(.events(follow: true, let after)): return .stream(events.follow(after: after))
+            case .success(let command): return await execute(command).map { .line($0) } ?? .none
             }
         }
     }
@@ -399,6 +418,8 @@ public actor BeaconDaemon: Service {
             resumeSettledWaiters()
         case .status:
             return statusReport().jsonLine()
+        case .events:
+            return events.reply().jsonLine()
         }
         return nil
     }

@@ -9,4 +9,7 @@ public enum InputCommand: Sendable, Equatable {
     case unload
     /// Ask for the status document (answered on the control socket).
     case status
+    /// Ask for the event history (`events`), or to have each new entry streamed as it is
+    /// recorded (`events follow`), first the kept ones numbered after `after` when given.
+    case events(follow: Bool, after: UInt64?)
 }

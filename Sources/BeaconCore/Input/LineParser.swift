@@ -25,6 +25,8 @@ public enum LineParser {
             let time = value.first?.isNumber == true && !value.contains("T") ? parseMilliseconds(value) : parseDate(value)
             return time.map { .playhead(PlayheadTick(playhead: $0)) }
         case ("load", let url?): return .success(.load(mediaURL: url))
+        case ("events", nil): return .success(.events(follow: false, after: nil))
+        case ("events", let argument?): return parseEventsFollow(argument)
         case ("rate", let value?):
             guard let rate = Double(value), rate.isFinite, rate >= 0 else {
                 return .failure(LineError("rate '\(value)' is not a finite non-negative number"))
@@ -50,6 +52,19 @@ public enum LineParser {
         "seek-start": .player(.seekStart), "seek-end": .player(.seekEnd),
         "buffer-start": .player(.bufferStart), "buffer-end": .player(.bufferEnd),
     ]
+
+    /// `follow` or `follow <sequence>`.
+    private static func parseEventsFollow(_ argument: String) -> Result<InputCommand, LineError> {
+        let words = argument.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.first == "follow", words.count <= 2 else {
+            return .failure(LineError("'events' takes 'follow' or 'follow <sequence>'"))
+        }
+        guard words.count == 2 else { return .success(.events(follow: true, after: nil)) }
+        guard let sequence = UInt64(words[1]) else {
+            return .failure(LineError("'\(words[1].prefix(40))' is not a sequence number"))
+        }
+        return .success(.events(follow: true, after: sequence))
+    }
 
     static func milliseconds(_ value: Double, name: String) -> Result<Milliseconds, LineError> {
         guard value.isFinite else { return .failure(LineError("\(name) is not finite")) }

@@ -1,0 +1,11 @@
+/// What the control socket sends back for one line.
+public enum ControlReply: Sendable {
+    /// Nothing: the line asks for no reply.
+    case none
+    /// One line (without its terminator).
+    case line(String)
+    /// Lines to send as they come (each without its terminator), for as long as the stream
+    /// runs and the client stays; the connection then closes. Later lines from the client are
+    /// ignored.
+    case stream(AsyncStream<String>)
+}

@@ -1,0 +1,73 @@
+extension DaemonNotification {
+    /// The history entry this notification becomes, or nil for the frequent ones the history
+    /// leaves out (an unchanged metadata refresh, a tracking event becoming due: its delivery is
+    /// recorded instead).
+    public var historyEvent: HistoryEvent? {
+        switch self {
+        case .sessionStarting(let mediaURL):
+            HistoryEvent(.sessionStarting, ["mediaUrl": mediaURL])
+        case .sessionReady(let endpoints):
+            HistoryEvent(.sessionReady, [
+                "sessionId": endpoints.sessionId ?? "-", "manifestUrl": endpoints.manifestUrl, "trackingUrl": endpoints.trackingUrl,
+            ])
+        case .sessionFailed(let mediaURL, let reason):
+            HistoryEvent(.sessionFailed, ["mediaUrl": mediaURL, "reason": reason])
+        case .sessionEnded(let sessionId):
+            HistoryEvent(.sessionEnded, ["sessionId": sessionId ?? "-"])
+        case .metadataApplied(let pods, let dataRange, let bytes):
+            HistoryEvent(.metadataApplied, [
+                "adBreaks": "\(pods)", "dataRangeStart": UTCTime.format(dataRange.start),
+                "dataRangeEnd": UTCTime.format(dataRange.end), "bytes": "\(bytes)",
+            ])
+        case .adBreaksDiscovered(let podIDs):
+            HistoryEvent(.adBreaksDiscovered, ["adBreaks": podIDs.joined(separator: ",")])
+        case .metadataUnchanged, .beaconsDue:
+            nil
+        case .metadataFailed(let reason):
+            HistoryEvent(.metadataFailed, ["reason": reason])
+        case .lineRejected(let reason):
+            HistoryEvent(.lineRejected, ["reason": reason])
+        case .beaconsDelivered(let firing, let results, let state):
+            Self.delivery(firing, results, state)
+        case .drainStarted(let inFlight):
+            HistoryEvent(.drainStarted, ["inFlight": "\(inFlight)"])
+        case .drainTimedOut(let inFlight):
+            HistoryEvent(.drainTimedOut, ["cancelled": "\(inFlight)"])
+        }
+    }
+
+    private static func delivery(_ firing: Firing, _ results: [BeaconSender.Result], _ state: ReportingState) -> HistoryEvent {
+        var details = [
+            "adBreak": firing.podID, "ad": firing.adID, "event": firing.event.rawValue,
+            "results": results.map(\.shortOutcome).joined(separator: ","),
+        ]
+        guard state == .failed else { return HistoryEvent(.beaconsDelivered, details) }
+        let failures = results.filter { !$0.isSuccess }
+        details["failed"] = "\(failures.count)/\(results.count)"
+        if let first = failures.first {
+            details["url"] = first.url
+            details["reason"] = first.failureReason
+        }
+        return HistoryEvent(.beaconsFailed, details)
+    }
+}
+
+extension BeaconSender.Result {
+    /// The HTTP status, or what happened instead, in one word.
+    fileprivate var shortOutcome: String {
+        switch outcome {
+        case .answered(let status): "\(status)"
+        case .failed: "failed"
+        case .refused: "refused"
+        case .notSent: "quiet"
+        }
+    }
+
+    fileprivate var failureReason: String {
+        switch outcome {
+        case .answered(let status): "HTTP \(status)"
+        case .failed(let reason), .refused(let reason): reason
+        case .notSent: "not sent"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One entry of the event history, as `beaconctl events --json` prints it.
+///
+/// The field names are a contract with operators' tooling: fields may be added, never renamed.
+public struct EventEntry: Sendable, Equatable, Codable {
+    /// Numbers entries from 1, without gaps, for the daemon's lifetime: a follower that saw
+    /// entry `n` resumes with `events follow n`.
+    public var sequence: UInt64
+    /// When it happened, epoch milliseconds (UTC, wall clock).
+    public var time: Milliseconds
+    public var type: EventType
+    public var code: Int
+    public var name: String
+    public var details: [String: String]
+
+    public init(sequence: UInt64, time: Milliseconds, event: HistoryEvent) {
+        self.sequence = sequence
+        self.time = time
+        self.type = event.kind.type
+        self.code = event.kind.code
+        self.name = event.kind.name
+        self.details = event.details
+    }
+
+    public func jsonLine() -> String {
+        JSONLine.encode(self)
+    }
+
+    public static func decode(jsonLine: String) throws -> EventEntry {
+        try JSONDecoder().decode(EventEntry.self, from: Data(jsonLine.utf8))
+    }
+
+    /// One line for a person: `UTC time  TYPE  code  name  key=value...`.
+    public func humanLine() -> String {
+        let type = self.type.rawValue.uppercased()
+        let padding = String(repeating: " ", count: max(0, 7 - type.count))
+        return "\(UTCTime.format(time))  \(type)\(padding)  \(code)  \(name)\(detailsText)"
+    }
+
+    /// The details as `  key=value` each, keys sorted, values with spaces, quotes or control
+    /// characters quoted.
+    public var detailsText: String {
+        details.keys.sorted().map { "  \($0)=\(Self.quotedIfNeeded(details[$0] ?? ""))" }.joined()
+    }
+
+    private static func quotedIfNeeded(_ value: String) -> String {
+        let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "\\" && $0.value != 0x7F }
+        if plain { return value }
+        var quoted = "\""
+        for scalar in value.unicodeScalars {
+            quoted += scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\"" || scalar == "\\" ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        return quoted + "\""
+    }
+}

@@ -1,0 +1,124 @@
+import Synchronization
+
+/// The daemon's event history and its followers: records what the daemon did from its
+/// notifications, answers `events`, and streams each new entry to `events follow` clients.
+///
+/// Recording never waits: it runs on the daemon's own path (under a lock held for one append),
+/// and a follower that does not keep up is dropped, never waited for.
+public final class EventJournal: Sendable {
+    /// Entries kept when none is given.
+    public static let defaultCapacity = 256
+
+    /// Entries kept; older ones are forgotten.
+    public let capacity: Int
+    /// Lines a follower may have waiting before it is dropped.
+    public let followerBacklog: Int
+
+    private struct State {
+        var history: EventHistory
+        /// The ad break count of the last recorded `metadataApplied` this session: a live
+        /// stream's metadata changes at every refresh, so only a new count is worth an entry.
+        var recordedAdBreaks: Int?
+        var followers: [Int: AsyncStream<String>.Continuation] = [:]
+        var nextFollower = 0
+        var isFinished = false
+    }
+
+    private let state: Mutex<State>
+    private let now: @Sendable () -> Milliseconds
+
+    /// - Parameter now: the wall clock that stamps each entry.
+    public init(capacity: Int = defaultCapacity, now: @escaping @Sendable () -> Milliseconds) {
+        self.capacity = capacity
+        self.followerBacklog = capacity + 64
+        self.state = Mutex(State(history: EventHistory(capacity: capacity)))
+        self.now = now
+    }
+
+    /// Records `notification` if the history keeps it, and hands the entry to every follower.
+    ///
+    /// Called by one caller at a time (the daemon actor), so followers get entries in order.
+    public func record(_ notification: DaemonNotification) {
+        guard let event = notification.historyEvent else { return }
+        let time = now()
+        let recorded = state.withLock { state -> (entry: EventEntry, followers: [Int: AsyncStream<String>.Continuation])? in
+            switch notification {
+            case .metadataApplied(let pods, _, _):
+                if state.recordedAdBreaks == pods { return nil }
+                state.recordedAdBreaks = pods
+            case .metadataFailed, .sessionReady, .sessionEnded:
+                state.recordedAdBreaks = nil
+            default:
+                break
+            }
+            return (state.history.append(event, at: time), state.followers)
+        }
+        guard let recorded, !recorded.followers.isEmpty else { return }
+        // Yielding wakes a follower's task, which takes that task's lock; cancelling the task
+        // holds it while the termination handler takes ours: so never yield under our lock.
+        let line = recorded.entry.jsonLine()
+        for (id, follower) in recorded.followers {
+            switch follower.yield(line) {
+            case .enqueued:
+                break
+            case .dropped:
+                state.withLock { _ = $0.followers.removeValue(forKey: id) }
+                follower.finish()
+            case .terminated:
+                state.withLock { _ = $0.followers.removeValue(forKey: id) }
+            @unknown default:
+                break
+            }
+        }
+    }
+
+    /// Every kept entry, oldest first.
+    public var entries: [EventEntry] {
+        state.withLock { $0.history.entries }
+    }
+
+    /// The reply to `events`.
+    public func reply() -> EventHistoryReply {
+        EventHistoryReply(capacity: capacity, events: entries)
+    }
+
+    /// Each new entry as a JSON line, as it is recorded; first the kept entries numbered after
+    /// `sequence`, when given. The stream ends when the follower falls more than
+    /// ``followerBacklog`` lines behind, or at ``finish()``.
+    public func follow(after sequence: UInt64?) -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(followerBacklog))
+        let id: Int? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            // Safe under the lock: nobody reads the new stream yet, so yielding wakes no task.
+            if let sequence {
+                for entry in state.history.entries(after: sequence) { continuation.yield(entry.jsonLine()) }
+            }
+            defer { state.nextFollower += 1 }
+            state.followers[state.nextFollower] = continuation
+            return state.nextFollower
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.followers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Followers currently streaming.
+    public var followerCount: Int {
+        state.withLock { $0.followers.count }
+    }
+
+    /// Ends every follower's stream; later ones end at once. The daemon calls it when it stops.
+    public func finish() {
+        let followers = state.withLock { state in
+            state.isFinished = true
+            defer { state.followers = [:] }
+            return Array(state.followers.values)
+        }
+        for follower in followers { follower.finish() }
+    }
+}

@@ -1,0 +1,52 @@
+/// Every kind of entry the event history records, with its stable numeric code.
+///
+/// A code reads `TAANNN`: `T` the type band (1 error, 2 warning, 3 info), `AA` the area
+/// (01 input, 02 session, 03 metadata, 04 delivery, 05 daemon), `NNN` the kind within them.
+/// Codes and names are a contract with operators' tooling and the README's table: never reuse
+/// or renumber one; add new kinds with the next free number.
+public enum EventKind: Int, Sendable, CaseIterable {
+    case sessionFailed = 102001
+    case metadataFailed = 103001
+    case lineRejected = 201001
+    case beaconsFailed = 204001
+    case drainTimedOut = 205001
+    case sessionStarting = 302001
+    case sessionReady = 302002
+    case sessionEnded = 302003
+    case metadataApplied = 303001
+    case adBreaksDiscovered = 303002
+    case beaconsDelivered = 304001
+    case drainStarted = 305001
+
+    /// Where in the daemon an event comes from: the second and third digits of its code.
+    public enum Area: Int, Sendable, CaseIterable {
+        case input = 1
+        case session = 2
+        case metadata = 3
+        case delivery = 4
+        case daemon = 5
+    }
+
+    public var code: Int { rawValue }
+
+    /// The camelCase name shown next to the code.
+    public var name: String { "\(self)" }
+
+    public var type: EventType {
+        switch self {
+        case .sessionFailed, .metadataFailed: .error
+        case .lineRejected, .beaconsFailed, .drainTimedOut: .warning
+        case .sessionStarting, .sessionReady, .sessionEnded, .metadataApplied, .adBreaksDiscovered, .beaconsDelivered, .drainStarted: .info
+        }
+    }
+
+    public var area: Area {
+        switch self {
+        case .lineRejected: .input
+        case .sessionFailed, .sessionStarting, .sessionReady, .sessionEnded: .session
+        case .metadataFailed, .metadataApplied, .adBreaksDiscovered: .metadata
+        case .beaconsFailed, .beaconsDelivered: .delivery
+        case .drainTimedOut, .drainStarted: .daemon
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Synchronization
+import Testing
+@testable import BeaconCore
+
+/// Recording the daemon's notifications and streaming them to followers.
+@Suite struct EventJournalTests {
+    /// A clock that moves 1 ms per reading.
+    static func steppingClock(from start: Milliseconds = 10_000) -> @Sendable () -> Milliseconds {
+        let next = Mutex(start)
+        return {
+            next.withLock { value in
+                defer { value += 1 }
+                return value
+            }
+        }
+    }
+
+    static func applied(_ pods: Int, end: Milliseconds) -> DaemonNotification {
+        .metadataApplied(pods: pods, dataRange: DataRange(start: 0, end: end), bytes: 100)
+    }
+
+    @Test func recordsWhatTheHistoryKeepsStampedByTheClock() {
+        let journal = EventJournal(capacity: 8, now: Self.steppingClock())
+        journal.record(.sessionStarting(mediaURL: "http://m"))
+        journal.record(.metadataUnchanged(bytes: 3))
+        journal.record(.metadataFailed(reason: "HTTP 500"))
+        #expect(journal.entries.map(\.name) == ["sessionStarting", "metadataFailed"])
+        #expect(journal.entries.map(\.time) == [10_000, 10_001])
+        #expect(journal.reply() == EventHistoryReply(capacity: 8, events: journal.entries))
+    }
+
+    @Test func metadataRefreshesAreRecordedOnlyWhenTheAdBreakCountChangesOrAfterAFailure() {
+        let journal = EventJournal(now: Self.steppingClock())
+        journal.record(Self.applied(1, end: 1))
+        journal.record(Self.applied(1, end: 2))
+        journal.record(Self.applied(2, end: 3))
+        journal.record(Self.applied(2, end: 4))
+        journal.record(.metadataFailed(reason: "HTTP 500"))
+        journal.record(Self.applied(2, end: 5))
+        journal.record(.sessionEnded(sessionId: "s"))
+        journal.record(Self.applied(2, end: 6))
+        let kept = journal.entries.map { "\($0.name) \($0.details["adBreaks"] ?? "")" }
+        #expect(kept == [
+            "metadataApplied 1", "metadataApplied 2", "metadataFailed ", "metadataApplied 2", "sessionEnded ", "metadataApplied 2",
+        ])
+    }
+
+    @Test func aFollowerGetsEachNewEntryAsAJSONLine() async throws {
+        let journal = EventJournal(now: Self.steppingClock())
+        journal.record(.sessionStarting(mediaURL: "http://before"))
+        let stream = journal.follow(after: nil)
+        #expect(journal.followerCount == 1)
+        journal.record(.metadataFailed(reason: "HTTP 500"))
+        journal.record(.drainStarted(inFlight: 0))
+        journal.finish()
+        var lines: [String] = []
+        for await line in stream { lines.append(line) }
+        let entries = try lines.map(EventEntry.decode(jsonLine:))
+        #expect(entries.map(\.name) == ["metadataFailed", "drainStarted"])
+        #expect(entries.map(\.sequence) == [2, 3])
+        #expect(lines[0] == journal.entries[1].jsonLine())
+        #expect(journal.followerCount == 0)
+    }
+
+    @Test func aFollowerResumesAfterTheLastSequenceItSaw() async throws {
+        let journal = EventJournal(capacity: 3, now: Self.steppingClock())
+        for index in 0..<5 { journal.record(.lineRejected(reason: "\(index)")) }  // keeps 3, 4, 5
+        let stream = journal.follow(after: 3)
+        journal.record(.lineRejected(reason: "new"))
+        journal.finish()
+        var sequences: [UInt64] = []
+        for await line in stream { sequences.append(try EventEntry.decode(jsonLine: line).sequence) }
+        #expect(sequences == [4, 5, 6])
+    }
+
+    @Test func aFollowerThatFallsBehindIsDroppedAndOthersGoOn() async throws {
+        let journal = EventJournal(capacity: 4, now: Self.steppingClock())
+        let slow = journal.follow(after: nil)
+        let backlog = journal.followerBacklog
+        for index in 0..<backlog { journal.record(.lineRejected(reason: "\(index)")) }
+        let fresh = journal.follow(after: nil)
+        #expect(journal.followerCount == 2)
+        journal.record(.lineRejected(reason: "one too many"))
+        #expect(journal.followerCount == 1)
+        // The slow one still gets what it had buffered, then its stream ends.
+        var slowCount = 0
+        for await _ in slow { slowCount += 1 }
+        #expect(slowCount == backlog)
+        journal.finish()
+        var freshLines: [String] = []
+        for await line in fresh { freshLines.append(line) }
+        #expect(try freshLines.map { try EventEntry.decode(jsonLine: $0).details["reason"] } == ["one too many"])
+    }
+
+    @Test func aFollowerThatStopsListeningIsForgotten() async throws {
+        let journal = EventJournal(now: Self.steppingClock())
+        let task = Task {
+            for await _ in journal.follow(after: nil) {}
+        }
+        try await eventually("the follower registered") { journal.followerCount == 1 }
+        task.cancel()
+        await task.value
+        #expect(journal.followerCount == 0)
+        journal.record(.drainStarted(inFlight: 0))
+        #expect(journal.entries.count == 1)
+    }
+
+    /// Cancelling a follower runs its termination handler under its task's lock, while recording
+    /// wakes that task: recording must not hold the journal's lock meanwhile.
+    @Test(.timeLimit(.minutes(1)))
+    func followersCancelledWhileEntriesAreRecordedDeadlockNothing() async {
+        let journal = EventJournal(now: Self.steppingClock())
+        for round in 0..<200 {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { for await _ in journal.follow(after: nil) {} }
+                }
+                group.addTask {
+                    for index in 0..<100 { journal.record(.lineRejected(reason: "\(round).\(index)")) }
+                }
+                await Task.yield()
+                group.cancelAll()
+            }
+        }
+        #expect(journal.followerCount == 0)
+        #expect(journal.entries.last?.sequence == 20_000)
+    }
+
+    @Test func followingAfterFinishEndsAtOnce() async {
+        let journal = EventJournal(now: Self.steppingClock())
+        journal.finish()
+        var count = 0
+        for await _ in journal.follow(after: 0) { count += 1 }
+        #expect(count == 0)
+        #expect(journal.followerCount == 0)
+    }
+}

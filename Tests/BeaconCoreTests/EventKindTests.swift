@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import BeaconCore
+
+/// The code table: bands, areas and names that operators' tooling relies on.
+@Suite struct EventKindTests {
+    @Test(arguments: EventKind.allCases)
+    func theCodeReadsTypeBandThenAreaThenNumber(kind: EventKind) {
+        #expect(kind.code / 100_000 == kind.type.band, "\(kind.name): band of \(kind.code)")
+        #expect(kind.code / 1000 % 100 == kind.area.rawValue, "\(kind.name): area of \(kind.code)")
+        #expect((1...999).contains(kind.code % 1000), "\(kind.name): number within \(kind.code)")
+    }
+
+    @Test func namesAreUniqueCamelCaseWords() {
+        let names = EventKind.allCases.map(\.name)
+        #expect(Set(names).count == names.count)
+        for name in names {
+            #expect(name.first?.isLowercase == true && name.allSatisfy { $0.isLetter }, "\(name)")
+        }
+        #expect(EventKind.metadataFailed.name == "metadataFailed")
+    }
+
+    @Test func bandsAreErrorsWarningsInfo() {
+        #expect(EventType.error.band == 1)
+        #expect(EventType.warning.band == 2)
+        #expect(EventType.info.band == 3)
+    }
+
+    /// The README's table is the operators' reference: it must list every kind as the code has it.
+    @Test func theReadmeTableListsEveryKind() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("| ") && $0.dropFirst(2).prefix(6).allSatisfy(\.isNumber) }
+        let documented = rows.map { row in
+            row.split(separator: "|").prefix(4).map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "") }
+        }
+        let expected = EventKind.allCases.map { ["\($0.code)", $0.name, $0.type.rawValue, "\($0.area)"] }
+        #expect(documented == expected)
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+@testable import BeaconCore
+
+/// How each notification becomes a history entry.
+@Suite struct HistoryEventTests {
+    static let endpoints = SessionEndpoints(
+        mediaUrl: "http://127.0.0.1:1/live/master.m3u8", manifestUrl: "http://127.0.0.1:1/live/v.m3u8?sessid=s1",
+        trackingUrl: "http://127.0.0.1:1/live/metadata?sessid=s1", sessionId: "s1")
+    static let firing = Firing(
+        reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 1), podID: "p1", adID: "p1-a1", event: .start,
+        signalingUrls: ["http://127.0.0.1:1/b?1", "http://127.0.0.1:1/b?2"])
+
+    static func result(_ url: String, _ outcome: BeaconSender.Result.Outcome) -> BeaconSender.Result {
+        BeaconSender.Result(url: url, outcome: outcome, latencyMilliseconds: 3)
+    }
+
+    /// One notification of every case, each with the entry it must give (nil: not recorded).
+    /// The switch makes a new notification case fail to compile here until it is mapped.
+    static let cases: [(DaemonNotification, HistoryEvent?)] = [
+        (.sessionStarting(mediaURL: "http://m"), HistoryEvent(.sessionStarting, ["mediaUrl": "http://m"])),
+        (.sessionReady(endpoints), HistoryEvent(.sessionReady, [
+            "sessionId": "s1", "manifestUrl": endpoints.manifestUrl, "trackingUrl": endpoints.trackingUrl,
+        ])),
+        (.sessionFailed(mediaURL: "http://m", reason: "HTTP 404"), HistoryEvent(.sessionFailed, ["mediaUrl": "http://m", "reason": "HTTP 404"])),
+        (.sessionEnded(sessionId: nil), HistoryEvent(.sessionEnded, ["sessionId": "-"])),
+        (.metadataApplied(pods: 2, dataRange: DataRange(start: 0, end: 1_000), bytes: 512), HistoryEvent(.metadataApplied, [
+            "adBreaks": "2", "dataRangeStart": "1970-01-01T00:00:00.000Z", "dataRangeEnd": "1970-01-01T00:00:01.000Z", "bytes": "512",
+        ])),
+        (.adBreaksDiscovered(podIDs: ["p1", "p2"]), HistoryEvent(.adBreaksDiscovered, ["adBreaks": "p1,p2"])),
+        (.metadataUnchanged(bytes: 512), nil),
+        (.metadataFailed(reason: "HTTP 500"), HistoryEvent(.metadataFailed, ["reason": "HTTP 500"])),
+        (.lineRejected(reason: "empty line"), HistoryEvent(.lineRejected, ["reason": "empty line"])),
+        (.beaconsDue(firing), nil),
+        (.beaconsDelivered(firing, results: [result("http://127.0.0.1:1/b?1", .answered(status: 204)), result("http://127.0.0.1:1/b?2", .notSent)], state: .done),
+         HistoryEvent(.beaconsDelivered, ["adBreak": "p1", "ad": "p1-a1", "event": "start", "results": "204,quiet"])),
+        (.beaconsDelivered(firing, results: [result("http://127.0.0.1:1/b?1", .answered(status: 200)), result("http://127.0.0.1:1/b?2", .answered(status: 503))], state: .failed),
+         HistoryEvent(.beaconsFailed, [
+            "adBreak": "p1", "ad": "p1-a1", "event": "start", "results": "200,503", "failed": "1/2",
+            "url": "http://127.0.0.1:1/b?2", "reason": "HTTP 503",
+         ])),
+        (.drainStarted(inFlight: 3), HistoryEvent(.drainStarted, ["inFlight": "3"])),
+        (.drainTimedOut(inFlight: 1), HistoryEvent(.drainTimedOut, ["cancelled": "1"])),
+    ]
+
+    /// The case a notification is, by name, so that every case is known to be covered.
+    static func caseName(_ notification: DaemonNotification) -> String {
+        switch notification {
+        case .sessionStarting: "sessionStarting"
+        case .sessionReady: "sessionReady"
+        case .sessionFailed: "sessionFailed"
+        case .sessionEnded: "sessionEnded"
+        case .metadataApplied: "metadataApplied"
+        case .adBreaksDiscovered: "adBreaksDiscovered"
+        case .metadataUnchanged: "metadataUnchanged"
+        case .metadataFailed: "metadataFailed"
+        case .lineRejected: "lineRejected"
+        case .beaconsDue: "beaconsDue"
+        case .beaconsDelivered: "beaconsDelivered"
+        case .drainStarted: "drainStarted"
+        case .drainTimedOut: "drainTimedOut"
+        }
+    }
+
+    @Test func everyNotificationCaseIsMappedAsExpected() {
+        for (notification, expected) in Self.cases {
+            #expect(notification.historyEvent == expected, "\(Self.caseName(notification))")
+        }
+        #expect(Set(Self.cases.map { Self.caseName($0.0) }).count == 13)
+    }
+
+    @Test func everyKindComesFromSomeNotification() {
+        let produced = Set(Self.cases.compactMap { $0.1?.kind })
+        #expect(produced == Set(EventKind.allCases))
+    }
+
+    @Test func aRefusedOrUnansweredURLGivesItsReason() {
+        let refused = DaemonNotification.beaconsDelivered(
+            Self.firing, results: [Self.result("ftp://x", .refused("only http and https")), Self.result("http://y", .failed("timeout"))],
+            state: .failed)
+        #expect(refused.historyEvent?.details["reason"] == "only http and https")
+        #expect(refused.historyEvent?.details["url"] == "ftp://x")
+        #expect(refused.historyEvent?.details["results"] == "refused,failed")
+        #expect(refused.historyEvent?.details["failed"] == "2/2")
+    }
+
+    @Test func longValuesAreCut() {
+        let event = HistoryEvent(.metadataFailed, ["reason": String(repeating: "x", count: 5_000)])
+        #expect(event.details["reason"] == String(repeating: "x", count: HistoryEvent.maxDetailLength) + "…")
+        #expect(HistoryEvent(.metadataFailed, ["reason": "short"]).details["reason"] == "short")
+    }
+}
