@@ -17,6 +17,6 @@ struct Beaconctl: AsyncParsableCommand {
             Try 'beaconctl demo' first: it needs no network.
             """,
         version: "\(version) (API level \(StatusReport.currentAPILevel))",
-        subcommands: [RunCommand.self, StatusCommand.self, SendCommand.self, DemoCommand.self]
+        subcommands: [RunCommand.self, StatusCommand.self, SendCommand.self, ConfigCommand.self, DemoCommand.self]
     )
 }

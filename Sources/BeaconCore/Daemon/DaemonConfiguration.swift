@@ -11,6 +11,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var drainTimeout: Duration = .seconds(5)
     /// Compute everything, send no beacon.
     public var quiet = false
+    /// Log every beacon URL as it is requested and every metadata body size, whatever the log level.
+    public var debugTracking = false
     /// The largest metadata body accepted.
     public var maxMetadataBytes = 8 << 20
     /// Reported in status.

@@ -7,11 +7,12 @@ final class DaemonProcess: Sendable {
     let directory: TemporaryDirectory
     let socketPath: String
 
-    /// Starts `beaconctl run --socket <fresh path> <arguments>`.
-    init(_ arguments: [String]) throws {
+    /// Starts `beaconctl run --socket <fresh path> <arguments>`, with `environment` over the test's own.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         directory = try TemporaryDirectory()
         socketPath = directory.file("c.sock")
-        child = try ChildProcess(executable: BeaconctlBinary.path, arguments: ["run", "--socket", socketPath] + arguments)
+        child = try ChildProcess(
+            executable: BeaconctlBinary.path, arguments: ["run", "--socket", socketPath] + arguments, environment: environment)
     }
 
     deinit { child.kill() }
@@ -105,8 +106,10 @@ final class DaemonProcess: Sendable {
 }
 
 /// Runs `body` with a daemon started with `arguments`, killing it however `body` ends.
-func withDaemon<R>(_ arguments: [String], _ body: (DaemonProcess) async throws -> R) async throws -> R {
-    let daemon = try DaemonProcess(arguments)
+func withDaemon<R>(
+    _ arguments: [String], environment: [String: String] = [:], _ body: (DaemonProcess) async throws -> R
+) async throws -> R {
+    let daemon = try DaemonProcess(arguments, environment: environment)
     defer {
         daemon.kill()
         daemon.directory.remove()
@@ -122,8 +125,10 @@ struct CommandResult {
 }
 
 /// Runs `beaconctl <arguments>` to its end.
-func runBeaconctl(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> CommandResult {
-    let child = try ChildProcess(executable: BeaconctlBinary.path, arguments: arguments)
+func runBeaconctl(
+    _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
+) async throws -> CommandResult {
+    let child = try ChildProcess(executable: BeaconctlBinary.path, arguments: arguments, environment: environment)
     child.closeInput()
     defer { child.kill() }
     let status = try await child.waitForExit(timeout: timeout)
