@@ -29,7 +29,7 @@ struct SettingsOptions: ParsableArguments {
     @Option(help: settingHelp("trace, debug, info, notice, warning, error or critical (default info).", .logLevel, valueName: "level"))
     var logLevel: String?
 
-    @Flag(inversion: .prefixedNo, help: settingHelp("Log every beacon URL as requested and every metadata body size, whatever the log level. Not for production.", .debugTracking))
+    @Flag(inversion: .prefixedNo, help: settingHelp("Log every beacon and metadata line, debug ones included (each URL as requested, each metadata body size), whatever the log level. Not for production.", .debugTracking))
     var debugTracking: Bool?
 
     @Option(help: settingHelp("Serve metrics on PORT (127.0.0.1) or HOST:PORT (default: off).", .metricsAddress, valueName: "address"))

@@ -18,7 +18,8 @@ public struct Settings: Sendable, Equatable {
     /// Compute everything, send no beacon.
     public var quiet = false
     public var logLevel: Logger.Level = .info
-    /// Log every beacon URL as it is requested and every metadata body size, whatever the log level.
+    /// Log every beacon and metadata line, debug ones included (each URL as it is requested, each
+    /// metadata body size), whatever the log level.
     public var debugTracking = false
     /// Where the metrics endpoint listens; nil: no metrics endpoint.
     public var metricsAddress: MetricsAddress?

@@ -11,7 +11,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var drainTimeout: Duration = .seconds(5)
     /// Compute everything, send no beacon.
     public var quiet = false
-    /// Log every beacon URL as it is requested and every metadata body size, whatever the log level.
+    /// Log every beacon and metadata line, debug ones included, whatever the log level.
     public var debugTracking = false
     /// The largest metadata body accepted.
     public var maxMetadataBytes = 8 << 20
