@@ -5,12 +5,7 @@ import Testing
 
 @Suite struct ConfigurationFileTests {
     func parseError(_ text: String) -> String? {
-        do {
-            _ = try ConfigurationFile.parse(text, path: "/c.toml")
-            return nil
-        } catch {
-            return error.description
-        }
+        configurationError { () throws(ConfigurationError) in try ConfigurationFile.parse(text, path: "/c.toml") }
     }
 
     @Test func readsTypedValuesOfKnownKeys() throws {
@@ -78,12 +73,7 @@ import Testing
             #expect(try ConfigurationFile.load(.init(path: good, namedBy: "argument")).values == [.drainTimeout: .number(9)])
 
             func loadError(_ path: String) -> String? {
-                do {
-                    _ = try ConfigurationFile.load(.init(path: path, namedBy: "flag --config"))
-                    return nil
-                } catch {
-                    return error.description
-                }
+                configurationError { () throws(ConfigurationError) in try ConfigurationFile.load(.init(path: path, namedBy: "flag --config")) }
             }
             #expect(loadError(directory + "/none.toml") == "config (flag --config): cannot read \(directory)/none.toml: No such file or directory")
             #expect(loadError(directory) == "config (flag --config): cannot read \(directory): Is a directory")

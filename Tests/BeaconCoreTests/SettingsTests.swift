@@ -11,12 +11,7 @@ import Testing
     }
 
     func refusal(_ layers: [SettingsLayer]) -> String? {
-        do {
-            _ = try resolve(layers)
-            return nil
-        } catch {
-            return error.description
-        }
+        configurationError { () throws(ConfigurationError) in try resolve(layers) }
     }
 
     static let file = SettingSource.file("/etc/b.toml")
