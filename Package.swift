@@ -36,7 +36,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
-            swiftSettings: strictSettings
+            // TOMLKit imports the whole of Foundation: without this, its String extensions would win
+            // overload resolution in every file and link ICU into the binary (about 45 MB).
+            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .target(
             name: "BeaconSimulator",

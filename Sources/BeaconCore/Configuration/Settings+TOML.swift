@@ -1,3 +1,5 @@
+import Logging
+
 extension Settings {
     /// A setting as it would be written in the config file (`2`, `"https://…"`, `true`), or nil when unset.
     public func tomlValue(of key: SettingKey) -> String? {
