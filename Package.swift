@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -38,8 +39,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
-            swiftSettings: strictSettings
+            // TOMLKit imports the whole of Foundation: without this, its String extensions would win
+            // overload resolution in every file and link ICU into the binary (about 45 MB).
+            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .target(
             name: "BeaconSimulator",

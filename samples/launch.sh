@@ -8,9 +8,9 @@
 #   on stdout: playhead ticks, play, pause, mute... (see "The line protocol" in the README).
 # Environment:
 #   BEACONCTL       the beaconctl binary (default: beaconctl)
-#   BEACONCTL_ARGS  more `beaconctl run` options, split on spaces (e.g. --socket /tmp/b/c.sock)
+#   RUN_OPTIONS     more `beaconctl run` options, split on spaces (e.g. --socket /tmp/b/c.sock)
 set -eu
-# BEACONCTL_ARGS is split on spaces but never globbed: URLs hold '?'.
+# RUN_OPTIONS is split on spaces but never globbed: URLs hold '?'.
 set -f
 
 if [ $# -lt 2 ]; then
@@ -27,7 +27,7 @@ mkfifo "$work/input" "$work/session"
 # beaconctl reads the player's lines from one pipe and writes the session line to the other;
 # opening both ends below is the rendezvous with it.
 # shellcheck disable=SC2086
-"${BEACONCTL:-beaconctl}" run --media-url "$media_url" --stdin ${BEACONCTL_ARGS:-} \
+"${BEACONCTL:-beaconctl}" run --media-url "$media_url" --stdin ${RUN_OPTIONS:-} \
     < "$work/input" > "$work/session" &
 beaconctl_pid=$!
 exec 3> "$work/input"

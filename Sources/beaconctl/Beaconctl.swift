@@ -19,6 +19,9 @@ struct Beaconctl: AsyncParsableCommand {
             Try 'beaconctl demo' first: it needs no network.
             """,
         version: release.versionLine,
-        subcommands: [RunCommand.self, StatusCommand.self, EventsCommand.self, WatchCommand.self, SendCommand.self, DemoCommand.self]
+        subcommands: [
+            RunCommand.self, StatusCommand.self, EventsCommand.self, WatchCommand.self, SendCommand.self, ConfigCommand.self,
+            DemoCommand.self,
+        ]
     )
 }

@@ -48,7 +48,7 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.metadataInterval = .seconds(1)
         let client = CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version) demo")
         let tally = Mutex<[ReportingState: Int]>([:])
-        let metricsEndpoint = metrics.makeEndpoint()
+        let metricsEndpoint = MetricsOption.makeEndpoint(for: metrics.metricsAddress)
         let daemon = BeaconDaemon(
             configuration: configuration, client: client, logger: Logger(label: "daemon"),
             notify: { notification in
@@ -71,7 +71,7 @@ struct DemoCommand: AsyncParsableCommand {
                     break
                 }
             })
-        let metricsServer = try await metrics.serve(metricsEndpoint, of: daemon, logger: Logger(label: "daemon"))
+        let metricsServer = try await MetricsOption.serve(metricsEndpoint, at: metrics.metricsAddress, of: daemon, logger: Logger(label: "daemon"))
         if let metricsServer {
             out("  metrics: curl -s \(metricsServer.baseURL)\(MetricsEndpoint.path) | grep beaconctl_")
         }

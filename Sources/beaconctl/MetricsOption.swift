@@ -2,7 +2,8 @@ import ArgumentParser
 import BeaconCore
 import Logging
 
-/// The `--metrics-address` option of the commands that run a daemon, and serving it.
+/// The demo's `--metrics-address` option (`run` takes it among its settings), and serving metrics
+/// for either command.
 struct MetricsOption: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -14,18 +15,19 @@ struct MetricsOption: ParsableArguments {
     var metricsAddress: MetricsAddress?
 
     /// The endpoint the daemon's notifications go to, when metrics were asked for.
-    func makeEndpoint() -> MetricsEndpoint? {
-        metricsAddress.map { _ in MetricsEndpoint() }
+    static func makeEndpoint(for address: MetricsAddress?) -> MetricsEndpoint? {
+        address.map { _ in MetricsEndpoint() }
     }
 
-    /// Starts serving `endpoint`, its gauges taken from `daemon`; nil when metrics were not asked for.
+    /// Starts serving `endpoint` at `address`, its gauges taken from `daemon`; nil when metrics
+    /// were not asked for.
     /// - Throws: ``HTTPServerError`` when the address cannot be bound.
-    func serve(_ endpoint: MetricsEndpoint?, of daemon: BeaconDaemon, logger: Logger) async throws -> HTTPServer? {
-        guard let metricsAddress, let endpoint else { return nil }
-        let server = try await endpoint.serve(at: metricsAddress) { await daemon.statusReport() }
+    static func serve(_ endpoint: MetricsEndpoint?, at address: MetricsAddress?, of daemon: BeaconDaemon, logger: Logger) async throws -> HTTPServer? {
+        guard let address, let endpoint else { return nil }
+        let server = try await endpoint.serve(at: address) { await daemon.statusReport() }
         logger.info("serving metrics url=\(server.baseURL)\(MetricsEndpoint.path)")
-        if !metricsAddress.isLoopback {
-            logger.warning("metrics are reachable from other hosts address=\(metricsAddress)")
+        if !address.isLoopback {
+            logger.warning("metrics are reachable from other hosts address=\(address)")
         }
         return server
     }

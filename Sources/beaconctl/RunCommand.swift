@@ -28,68 +28,53 @@ struct RunCommand: AsyncParsableCommand {
               events | events follow [N]   (the event history; on the socket, follow streams new entries)
 
             SIGTERM, SIGINT and the end of stdin drain: in-flight beacons get --drain-timeout to finish, then exit 0.
+
+            Settings: each flag below but --stdin and --config may also come from the environment variable \
+            it names (BEACONCTL_<KEY>) or from the TOML config file (key = the flag's name without '--'). \
+            Flags win over the environment, which wins over the file, which wins over the defaults. The file \
+            is --config, else $BEACONCTL_CONFIG, else /etc/beaconctl/beaconctl.toml when it exists. \
+            'beaconctl config check' shows the effective settings. An invalid setting, an unknown key or \
+            malformed TOML exits with status 78 (EX_CONFIG) and one line naming the key: nothing starts.
             """
     )
-
-    @Option(help: ArgumentHelp("Stream URL (HLS master playlist) to start a session for at once.", valueName: "url"))
-    var mediaUrl: String?
-
-    @Option(help: ArgumentHelp("Metadata URL to poll, skipping session init (needs --media-url).", valueName: "url"))
-    var trackingUrl: String?
 
     @Flag(name: .customLong("stdin"), help: "Read input lines from standard input; its end drains and exits.")
     var readStandardInput = false
 
     @OptionGroup var socket: SocketOption
 
-    @Option(help: ArgumentHelp("Seconds between metadata requests.", valueName: "seconds"))
-    var metadataInterval: Double = 2
-
-    @Option(help: ArgumentHelp("Seconds to remember pods gone from the metadata, after they end.", valueName: "seconds"))
-    var retention: Double = 7200
-
-    @Option(help: ArgumentHelp("Seconds in-flight beacons may take to finish at shutdown.", valueName: "seconds"))
-    var drainTimeout: Double = 5
-
-    @Flag(help: "Compute everything but send no beacon (events become done, logged as not sent).")
-    var quiet = false
-
-    @OptionGroup var metrics: MetricsOption
-
-    func validate() throws {
-        for (name, value) in [("--metadata-interval", metadataInterval), ("--retention", retention), ("--drain-timeout", drainTimeout)] {
-            guard value.isFinite, value > 0, value <= 86_400 * 7 else {
-                throw ValidationError("\(name) must be a number of seconds above 0 and at most a week")
-            }
-        }
-        if trackingUrl != nil && mediaUrl == nil {
-            throw ValidationError("--tracking-url needs --media-url (the stream the player plays)")
-        }
-        for url in [mediaUrl, trackingUrl].compactMap({ $0 }) {
-            if let refusal = URLPolicy.refusal(of: url) { throw ValidationError("'\(url)': \(refusal)") }
-        }
-    }
+    @OptionGroup var options: SettingsOptions
 
     func run() async throws {
-        LoggingSystem.bootstrap { LineLogHandler(component: $0) }
+        let environment = ProcessInfo.processInfo.environment
+        let style = LineLogHandler.Style(environment: environment)
+        let loaded: SettingsLoader.Loaded
+        do {
+            loaded = try SettingsLoader.load(
+                flags: options.layer(socket: socket.socket), configFile: options.config.map { ($0, "flag --config") }, environment: environment)
+        } catch {
+            throw InvalidConfiguration.report(error, style: style)
+        }
+        let settings = loaded.settings
+        LoggingSystem.bootstrap { LineLogHandler(component: $0, logLevel: settings.logLevel, style: style) }
         let logger = Logger(label: "daemon")
-        var configuration = DaemonConfiguration(version: Beaconctl.version)
-        configuration.mediaURL = mediaUrl
-        configuration.trackingURL = trackingUrl
-        configuration.metadataInterval = .milliseconds(Int64(metadataInterval * 1000))
-        configuration.retention = .milliseconds(Int64(retention * 1000))
-        configuration.drainTimeout = .milliseconds(Int64(drainTimeout * 1000))
-        configuration.quiet = quiet
+        var startup = logger.operation("init")
+        if let file = loaded.file { startup.info("configuration read file=\(file.path)") }
+        if settings.isDebugLogging {
+            startup.logLevel = min(startup.logLevel, .warning)
+            startup.warning(
+                "debug logging is on, not for production: it logs every beacon URL log-level=\(settings.logLevel) debug-tracking=\(settings.debugTracking)")
+        }
+        let configuration = settings.daemonConfiguration(version: Beaconctl.version)
 
         let client = CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version)")
-        let environment = ProcessInfo.processInfo.environment
         let notifier = NotifySocket(environment: environment).map { notifySocket in
             SystemdNotifier(
                 channel: notifySocket,
                 petInterval: Watchdog.petInterval(environment: environment, processID: ProcessInfo.processInfo.processIdentifier),
                 clock: ContinuousClock())
         }
-        let metricsEndpoint = metrics.makeEndpoint()
+        let metricsEndpoint = MetricsOption.makeEndpoint(for: settings.metricsAddress)
         let daemon = BeaconDaemon(
             configuration: configuration, client: client, logger: logger, announce: StandardOutput.writeLine,
             notify: { notification in
@@ -98,10 +83,14 @@ struct RunCommand: AsyncParsableCommand {
             })
         // The notifier goes first so that it stops last: the watchdog is petted through the drain.
         var services: [any Service] = notifier.map { [SystemdNotifierService(notifier: $0, daemon: daemon)] } ?? []
-        if let server = try await metrics.serve(metricsEndpoint, of: daemon, logger: logger) { services.append(server) }
-        let controlSocket = ControlSocketServer(path: socket.path, responder: { line in await daemon.reply(to: line) })
+        if let server = try await MetricsOption.serve(metricsEndpoint, at: settings.metricsAddress, of: daemon, logger: startup) {
+            services.append(server)
+        }
+        let controlSocket = ControlSocketServer(
+            path: settings.socket, logger: logger.operation("socket", component: "control"),
+            responder: { line in await daemon.reply(to: line) })
         try await controlSocket.bind()
-        logger.info("listening on control socket path=\(socket.path)")
+        startup.info("listening on control socket path=\(settings.socket)")
 
         // Any service ending ends them all gracefully: the end of stdin drains like SIGTERM does.
         // They shut down in reverse order, so the daemon drains after input has stopped, and

@@ -11,7 +11,7 @@ struct CurlHTTPClientTests {
     /// Runs `body` with a started server and client, and always stops both.
     func withServer(
         configuration: CurlHTTPClient.Configuration = CurlHTTPClient.Configuration(
-            connectTimeout: .seconds(2), totalTimeout: .seconds(5), userAgent: "beaconctl/test"),
+            connectTimeout: .seconds(10), totalTimeout: .seconds(30), userAgent: "beaconctl/test"),
         handler: @escaping HTTPServer.Handler,
         _ body: (HTTPServer, CurlHTTPClient, Recorder<Request>) async throws -> Void
     ) async throws {
@@ -300,5 +300,5 @@ struct CurlHTTPClientTests {
 
 /// Waits until the server has seen a request, so the transfer is in flight.
 private func untilInFlight(_ recorder: Recorder<HTTPServer.Request>) async throws {
-    try await eventually(timeout: .seconds(3), "the request to reach the server") { !recorder.all.isEmpty }
+    try await eventually(timeout: .seconds(15), "the request to reach the server") { !recorder.all.isEmpty }
 }

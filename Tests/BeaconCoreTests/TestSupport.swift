@@ -151,3 +151,13 @@ final class RawClient: @unchecked Sendable {
         return false
     }
 }
+
+/// The one line of the configuration error `body` throws, nil when it throws none.
+func configurationError<T>(_ body: () throws(ConfigurationError) -> T) -> String? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error.description
+    }
+}

@@ -57,11 +57,11 @@ import Testing
 
             #expect(service.beaconCount(ad: "bad", .midpoint) == 1)
             #expect(service.beaconCount(ad: "bad", .thirdQuartile) == 0)
-            let refusal = daemon.stderrLines.filter { $0.contains("beacon refused") }
+            let refusal = daemon.stderrLines.filter { $0.contains("BEACON refused") }
             #expect(refusal.count == 1, "\(daemon.stderrText.suffix(3000))")
             #expect(refusal.first?.contains("file:///etc/passwd") == true)
             #expect(refusal.first?.contains("event=thirdQuartile") == true)
-            #expect(daemon.stderrLines.contains { $0.contains("beacon failed") && $0.contains("event=midpoint") && $0.contains("status=500") })
+            #expect(daemon.stderrLines.contains { $0.contains("BEACON failed") && $0.contains("event=midpoint") && $0.contains("status=500") })
         }
     }
 

@@ -161,9 +161,9 @@ import Testing
     }
 
     @Test(arguments: [(":9464", "0.0.0.0:PORT for every interface"), ("metrics.example.com:9464", "must be an IP address or localhost")])
-    func anInvalidAddressIsRefusedBeforeAnythingStarts(address: String, reason: String) async throws {
+    func anInvalidAddressIsAConfigurationError(address: String, reason: String) async throws {
         let result = try await runBeaconctl(["run", "--metrics-address", address])
-        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.status == 78, "EX_CONFIG: \(result.stderr)")
         #expect(result.stderr.contains(reason), "\(result.stderr)")
     }
 }

@@ -82,7 +82,7 @@ import Testing
             let mediaURL = "\(service.baseURL)/live/master.m3u8?sessid=e2e"
             let launch = try await runProgram(
                 "/bin/sh", [Self.sample("launch.sh"), mediaURL, "/bin/sh", player],
-                environment: ["BEACONCTL": BeaconctlBinary.path, "BEACONCTL_ARGS": "--socket \(directory.file("c.sock"))"],
+                environment: ["BEACONCTL": BeaconctlBinary.path, "RUN_OPTIONS": "--socket \(directory.file("c.sock"))"],
                 timeout: .seconds(60))
             #expect(launch.status == 0, "\(launch.stderr.suffix(3000))")
             let manifest = try String(contentsOfFile: directory.file("manifest"), encoding: .utf8)
@@ -96,7 +96,7 @@ import Testing
         defer { directory.remove() }
         let launch = try await runProgram(
             "/bin/sh", [Self.sample("launch.sh"), "ftp://example.invalid/live.m3u8", "/bin/echo"],
-            environment: ["BEACONCTL": BeaconctlBinary.path, "BEACONCTL_ARGS": "--socket \(directory.file("c.sock"))"])
+            environment: ["BEACONCTL": BeaconctlBinary.path, "RUN_OPTIONS": "--socket \(directory.file("c.sock"))"])
         #expect(launch.status != 0)
         #expect(launch.stdout.isEmpty, "the player never ran: \(launch.stdout)")
     }

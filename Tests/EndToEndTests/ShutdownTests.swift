@@ -21,7 +21,7 @@ import Testing
             if let received = completes.first?.at, let exited = daemon.child.exitedAt {
                 #expect(received < exited)
             }
-            let sent = daemon.stderrLines.filter { $0.contains("beacon sent") && $0.contains("event=complete") }
+            let sent = daemon.stderrLines.filter { $0.contains("BEACON sent") && $0.contains("event=complete") }
             #expect(sent.count == 1, "\(daemon.stderrText.suffix(3000))")
             expectEachPlaybackEventOnce(service, ads: ["p1-a1"])
         }

@@ -23,11 +23,15 @@ public actor BeaconDaemon: Service {
     /// The event history, recorded from the notifications; `events` on the control socket reads it.
     public nonisolated let events: EventJournal
 
+    /// One logger per operation, so each line says what it is about.
     private struct Logs {
+        /// Session init, end and unload.
         var session: Logger
         var metadata: Logger
-        var delivery: Logger
+        /// Outgoing beacons.
+        var beacon: Logger
         var input: Logger
+        var drain: Logger
     }
 
     /// The session being played, once init succeeded.
@@ -94,12 +98,16 @@ public actor BeaconDaemon: Service {
             events.record(notification)
             notify(notification)
         }
-        func component(_ name: String) -> Logger {
-            var child = logger
-            child[metadataKey: "component"] = "\(name)"
-            return child
+        // --debug-tracking shows the debug lines of metadata and beacons whatever the log level.
+        func tracking(_ logger: Logger) -> Logger {
+            var shown = logger
+            if configuration.debugTracking && shown.logLevel > .debug { shown.logLevel = .debug }
+            return shown
         }
-        self.logs = Logs(session: component("session"), metadata: component("metadata"), delivery: component("delivery"), input: component("input"))
+        self.logs = Logs(
+            session: logger.operation("session", component: "session"),
+            metadata: tracking(logger.operation("metadata", component: "metadata")), beacon: tracking(logger.operation("beacon", component: "delivery")),
+            input: logger.operation("input", component: "input"), drain: logger.operation("drain", component: "daemon"))
         (deliveries, deliveriesInput) = AsyncStream.makeStream()
         (drained, drainedInput) = AsyncStream.makeStream()
         (stopRequests, stopInput) = AsyncStream.makeStream()
@@ -132,7 +140,7 @@ public actor BeaconDaemon: Service {
     private func beginDrain() {
         guard !draining else { return }
         draining = true
-        logs.session.info("draining: \(inFlight) beacon deliveries in flight")
+        logs.drain.info("draining: \(inFlight) beacon deliveries in flight")
         notify(.drainStarted(inFlight: inFlight))
         endSession()
         supervisorWaiter?.resume(returning: nil)
@@ -158,7 +166,7 @@ public actor BeaconDaemon: Service {
             return first
         }
         if !finished {
-            logs.session.warning("drain timeout: cancelling \(inFlight) beacon deliveries still in flight")
+            logs.drain.warning("drain timeout: cancelling \(inFlight) beacon deliveries still in flight")
             notify(.drainTimedOut(inFlight: inFlight))
         }
     }
@@ -317,6 +325,7 @@ public actor BeaconDaemon: Service {
             metadataFailed(error.description)
             return
         }
+        logs.metadata.debug("metadata received status=\(response.status) bytes=\(response.body.count) url=\(trackingURL)")
         guard sessionGeneration == generation, var current = session else { return }
         guard response.isSuccess else {
             metadataFailed("HTTP \(response.status)")
@@ -454,7 +463,7 @@ public actor BeaconDaemon: Service {
     private func dispatch(_ firings: [Firing], generation sessionGeneration: Int) {
         for firing in firings {
             inFlight += 1
-            logs.delivery.debug("firing event=\(firing.event) ad=\(firing.adID) adBreak=\(firing.podID) urls=\(firing.signalingUrls.count)")
+            logs.beacon.debug("firing pod=\(firing.podID) ad=\(firing.adID) event=\(firing.event) urls=\(firing.signalingUrls.count)")
             notify(.beaconsDue(firing))
             deliveriesInput.yield(PendingDelivery(firing: firing, generation: sessionGeneration))
         }
@@ -463,6 +472,10 @@ public actor BeaconDaemon: Service {
     private func deliverBeacons() async {
         await withDiscardingTaskGroup { group in
             for await delivery in deliveries {
+                let firing = delivery.firing
+                for url in firing.signalingUrls {
+                    logs.beacon.debug("BEACON requesting pod=\(firing.podID) ad=\(firing.adID) event=\(firing.event) url=\(url) quiet=\(configuration.quiet)")
+                }
                 group.addTask {
                     let results = await self.sender.send(delivery.firing)
                     await self.record(results, of: delivery)
@@ -480,28 +493,35 @@ public actor BeaconDaemon: Service {
             session = current
         }
         for result in results {
-            let subject = "adBreak=\(firing.podID) ad=\(firing.adID) event=\(firing.event) url=\(result.url)"
-            switch result.outcome {
-            case .answered(let status):
-                if result.isSuccess {
-                    counters.beaconsSent += 1
-                    logs.delivery.info("beacon sent \(subject) status=\(status) latency_ms=\(result.latencyMilliseconds)")
-                } else {
-                    counters.beaconsFailed += 1
-                    logs.delivery.warning("beacon failed \(subject) status=\(status) latency_ms=\(result.latencyMilliseconds)")
-                }
-            case .failed(let reason):
-                counters.beaconsFailed += 1
-                logs.delivery.warning("beacon failed \(subject) reason=\"\(reason)\"")
-            case .refused(let reason):
-                counters.beaconsFailed += 1
-                logs.delivery.warning("beacon refused \(subject) reason=\"\(reason)\"")
-            case .notSent:
-                logs.delivery.info("beacon not sent (quiet) \(subject)")
-            }
+            logBeacon(result, of: firing)
         }
         notify(.beaconsDelivered(firing, results: results, state: state))
         if draining && inFlight == 0 { drainedInput.finish() }
+    }
+
+    /// One greppable `BEACON` line per signaling URL, always with pod, ad, event, URL, status and latency
+    /// (`-` when there was no HTTP answer).
+    private func logBeacon(_ result: BeaconSender.Result, of firing: Firing) {
+        let subject = "pod=\(firing.podID) ad=\(firing.adID) event=\(firing.event) url=\(result.url)"
+        let latency = "latency_ms=\(result.latencyMilliseconds)"
+        switch result.outcome {
+        case .answered(let status):
+            if result.isSuccess {
+                counters.beaconsSent += 1
+                logs.beacon.info("BEACON sent \(subject) status=\(status) \(latency)")
+            } else {
+                counters.beaconsFailed += 1
+                logs.beacon.warning("BEACON failed \(subject) status=\(status) \(latency)")
+            }
+        case .failed(let reason):
+            counters.beaconsFailed += 1
+            logs.beacon.warning("BEACON failed \(subject) status=- \(latency) reason=\"\(reason)\"")
+        case .refused(let reason):
+            counters.beaconsFailed += 1
+            logs.beacon.warning("BEACON refused \(subject) status=- \(latency) reason=\"\(reason)\"")
+        case .notSent:
+            logs.beacon.info("BEACON not sent (quiet) \(subject) status=- \(latency)")
+        }
     }
 
     // MARK: Status

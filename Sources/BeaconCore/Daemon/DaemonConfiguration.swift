@@ -11,6 +11,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var drainTimeout: Duration = .seconds(5)
     /// Compute everything, send no beacon.
     public var quiet = false
+    /// Log every beacon and metadata line, debug ones included, whatever the log level.
+    public var debugTracking = false
     /// The largest metadata body accepted.
     public var maxMetadataBytes = 8 << 20
     /// Reported in status.

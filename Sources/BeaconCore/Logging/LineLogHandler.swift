@@ -3,21 +3,57 @@ import Glibc
 #endif
 import Logging
 
-/// Writes one human-readable line per log record to stderr:
-/// `[LEVEL] [UTC timestamp] [component] message key=value ...`.
+/// Writes one line per log record to stderr:
+/// `[LEVEL] [UTC timestamp] [component] #operation > message key=value ...`.
 ///
-/// The component is the `component` metadata value, or else the logger's label. Each line goes out in one `write(2)`, so lines from
-/// concurrent tasks never interleave.
+/// The component is the `component` metadata value, or else the logger's label; the operation is the
+/// `operation` metadata value (see `Logger.operation(_:component:)`), left out when there is none.
+/// Under journald (`$JOURNAL_STREAM` set) each line starts with its syslog priority, `<6>` for
+/// info, so `journalctl -p warning` works, and carries no timestamp of ours: journald adds its own.
+///
+/// Lines are cheap: the logger's own metadata is rendered when it changes, not per line, and a line
+/// is built as bytes in one buffer and goes out in one `write(2)`, so lines from concurrent tasks never
+/// interleave.
 public struct LineLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level
-    private let component: String
-    private let now: @Sendable () -> Milliseconds
+    /// How lines are framed.
+    public enum Style: Sendable {
+        /// For a person: with our UTC timestamp.
+        case human
+        /// For journald: a `<N>` priority prefix, no timestamp.
+        case journald
 
-    public init(component: String, logLevel: Logger.Level = .info, now: @escaping @Sendable () -> Milliseconds = WallClock.now) {
+        /// `.journald` when systemd connected stderr to the journal.
+        public init(environment: [String: String]) {
+            self = environment["JOURNAL_STREAM", default: ""].isEmpty ? .human : .journald
+        }
+    }
+
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:] {
+        didSet { render() }
+    }
+    private let label: String
+    private let style: Style
+    private let now: @Sendable () -> Milliseconds
+    private let output: @Sendable ([UInt8]) -> Void
+    private var component: String
+    private var operation: String?
+    /// ` key=value` for the logger's own metadata, sorted by key.
+    private var fields: [UInt8] = []
+
+    /// - Parameters:
+    ///   - output: receives each line, newline included; stderr by default.
+    public init(
+        component: String, logLevel: Logger.Level = .info, style: Style = .human,
+        now: @escaping @Sendable () -> Milliseconds = WallClock.now,
+        output: @escaping @Sendable ([UInt8]) -> Void = LineLogHandler.writeToStandardError
+    ) {
+        self.label = component
         self.component = component
         self.logLevel = logLevel
+        self.style = style
         self.now = now
+        self.output = output
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -25,16 +61,86 @@ public struct LineLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
-        var merged = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
-        let shownComponent = merged.removeValue(forKey: "component").map { "\($0)" } ?? component
-        var line = "[\(event.level.rawValue.uppercased())] [\(UTCTime.format(now()))] [\(shownComponent)] \(event.message)"
-        for key in merged.keys.sorted() {
-            line += " \(key)=\(merged[key].map { "\($0)" } ?? "")"
+    private mutating func render() {
+        component = metadata["component"].map { "\($0)" } ?? label
+        operation = metadata["operation"].map { "\($0)" }
+        fields = []
+        Self.append(metadata, to: &fields)
+    }
+
+    /// ` key=value` for each entry but the component and operation, sorted by key.
+    private static func append(_ metadata: Logger.Metadata, to bytes: inout [UInt8]) {
+        for key in metadata.keys.sorted() where key != "component" && key != "operation" {
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(contentsOf: key.utf8)
+            bytes.append(UInt8(ascii: "="))
+            bytes.append(contentsOf: metadata[key].map { "\($0)" }?.utf8 ?? "".utf8)
         }
-        line += "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
+    }
+
+    public func log(event: LogEvent) {
+        let message = event.message.description
+        var line: [UInt8] = []
+        line.reserveCapacity(80 + component.utf8.count + message.utf8.count + fields.count)
+        if style == .journald {
+            line.append(UInt8(ascii: "<"))
+            line.append(UInt8(ascii: "0") + Self.priority(event.level))
+            line.append(UInt8(ascii: ">"))
+        }
+        line.append(UInt8(ascii: "["))
+        Self.name(event.level).withUTF8Buffer { line.append(contentsOf: $0) }
+        line.append(contentsOf: "] ".utf8)
+        if style == .human {
+            line.append(UInt8(ascii: "["))
+            UTCTime.append(now(), to: &line)
+            line.append(contentsOf: "] ".utf8)
+        }
+        // Metadata given with the record itself is rare (our messages carry their key=value pairs): it may allocate.
+        let shownComponent = event.metadata?["component"].map { "\($0)" } ?? component
+        let shownOperation = event.metadata?["operation"].map { "\($0)" } ?? operation
+        line.append(UInt8(ascii: "["))
+        line.append(contentsOf: shownComponent.utf8)
+        line.append(contentsOf: "] ".utf8)
+        if let shownOperation {
+            line.append(UInt8(ascii: "#"))
+            line.append(contentsOf: shownOperation.utf8)
+            line.append(UInt8(ascii: " "))
+        }
+        line.append(contentsOf: "> ".utf8)
+        line.append(contentsOf: message.utf8)
+        line.append(contentsOf: fields)
+        if let extra = event.metadata, !extra.isEmpty { Self.append(extra, to: &line) }
+        line.append(UInt8(ascii: "\n"))
+        output(line)
+    }
+
+    /// The syslog priority journald reads from a `<N>` prefix.
+    static func priority(_ level: Logger.Level) -> UInt8 {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+
+    static func name(_ level: Logger.Level) -> StaticString {
+        switch level {
+        case .trace: "TRACE"
+        case .debug: "DEBUG"
+        case .info: "INFO"
+        case .notice: "NOTICE"
+        case .warning: "WARNING"
+        case .error: "ERROR"
+        case .critical: "CRITICAL"
+        }
+    }
+
+    /// Writes the whole line in one call, so concurrent lines do not interleave.
+    public static let writeToStandardError: @Sendable ([UInt8]) -> Void = { line in
+        line.withUnsafeBytes { buffer in
             _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count)
         }
     }

@@ -2,14 +2,40 @@
 /// so no digit is lost to floating point and no calendar library is needed.
 public enum UTCTime {
     public static func format(_ milliseconds: Milliseconds) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(milliseconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the ISO-8601 form of `milliseconds` as ASCII, building no intermediate string
+    /// (log lines are made this way).
+    public static func append(_ milliseconds: Milliseconds, to bytes: inout [UInt8]) {
         let days = milliseconds.floorDivided(by: 86_400_000)
         let dayMilliseconds = milliseconds - days * 86_400_000
         let (year, month, day) = civilDate(daysSinceEpoch: days)
-        let hour = dayMilliseconds / 3_600_000
-        let minute = dayMilliseconds / 60_000 % 60
-        let second = dayMilliseconds / 1000 % 60
-        let fraction = dayMilliseconds % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(fraction, 3))Z"
+        appendDigits(year, width: 4, then: "-", to: &bytes)
+        appendDigits(month, width: 2, then: "-", to: &bytes)
+        appendDigits(day, width: 2, then: "T", to: &bytes)
+        appendDigits(dayMilliseconds / 3_600_000, width: 2, then: ":", to: &bytes)
+        appendDigits(dayMilliseconds / 60_000 % 60, width: 2, then: ":", to: &bytes)
+        appendDigits(dayMilliseconds / 1000 % 60, width: 2, then: ".", to: &bytes)
+        appendDigits(dayMilliseconds % 1000, width: 3, then: "Z", to: &bytes)
+    }
+
+    /// Decimal digits of a non-negative value, zero-padded to `width`, then `separator`.
+    private static func appendDigits(_ value: Int64, width: Int, then separator: Unicode.Scalar, to bytes: inout [UInt8]) {
+        var divisor: Int64 = 1
+        var digits = 1
+        while digits < width || value / divisor >= 10 {
+            divisor *= 10
+            digits += 1
+        }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
+        bytes.append(UInt8(ascii: separator))
     }
 
     /// A span as `1h02m03s`, `2m05s` or `4.2s`, for countdowns.

@@ -20,17 +20,26 @@ final class ChildProcess: Sendable {
         "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "no_proxy", "NO_PROXY",
     ]
 
-    /// Starts `executable` with `arguments`; the environment is this process's, minus proxy
-    /// variables, plus `environment`.
-    init(executable: String, arguments: [String], environment: [String: String] = [:]) throws {
+    /// What a child inherits: this process's environment minus proxy variables, journald's and
+    /// beaconctl's own, and no config file, so a test sees only the settings it gives.
+    static func environment(_ overrides: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.filter { name, _ in
+            !proxyVariables.contains(name) && name != "JOURNAL_STREAM" && !name.hasPrefix("BEACONCTL_")
+        }
+        environment["BEACONCTL_CONFIG"] = "/dev/null"
+        environment.merge(overrides) { $1 }
+        return environment
+    }
+
+    /// Starts `executable` with `arguments` in `environment(overrides)`.
+    init(executable: String, arguments: [String], environment overrides: [String: String] = [:]) throws {
         Self.ignoreBrokenPipes
         self.executable = executable
         self.arguments = arguments
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !Self.proxyVariables.contains($0.key) }
-            .merging(environment) { _, added in added }
+        process.environment = Self.environment(overrides)
         let (stdinPipe, stdoutPipe, stderrPipe) = (Pipe(), Pipe(), Pipe())
         for pipe in [stdinPipe, stdoutPipe, stderrPipe] {
             // A child spawned concurrently by another test must not inherit these ends.

@@ -7,7 +7,7 @@ final class DaemonProcess: Sendable {
     let directory: TemporaryDirectory
     let socketPath: String
 
-    /// Starts `beaconctl run --socket <fresh path> <arguments>`, with `environment` added to ours.
+    /// Starts `beaconctl run --socket <fresh path> <arguments>`, with `environment` over the test's own.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         directory = try TemporaryDirectory()
         socketPath = directory.file("c.sock")
@@ -125,11 +125,13 @@ struct CommandResult {
 }
 
 /// Runs `beaconctl <arguments>` to its end.
-func runBeaconctl(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> CommandResult {
-    try await runProgram(BeaconctlBinary.path, arguments, timeout: timeout)
+func runBeaconctl(
+    _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
+) async throws -> CommandResult {
+    try await runProgram(BeaconctlBinary.path, arguments, environment: environment, timeout: timeout)
 }
 
-/// Runs `executable <arguments>`, with `environment` added to ours, to its end.
+/// Runs `executable <arguments>`, with `environment` over the test's own, to its end.
 func runProgram(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
 ) async throws -> CommandResult {

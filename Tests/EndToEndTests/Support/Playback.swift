@@ -5,12 +5,13 @@ import Testing
 /// The media URL carries `sessid`, so no init request is needed; the metadata is polled at once.
 func withPlayback(
     arguments: [String] = [],
+    environment: [String: String] = [:],
     configure: (AdService) -> Void = { _ in },
     pods: (AdService) -> [Pod],
     _ body: (AdService, DaemonProcess) async throws -> Void
 ) async throws {
     try await withPlayback(
-        arguments: arguments,
+        arguments: arguments, environment: environment,
         serving: { service in
             configure(service)
             service.serve(Ads.document(pods(service)))
@@ -20,13 +21,14 @@ func withPlayback(
 /// Runs `body` with an ad service set up by `serving` and a daemon reading stdin for a session on it.
 func withPlayback(
     arguments: [String] = [],
+    environment: [String: String] = [:],
     serving: (AdService) -> Void,
     _ body: (AdService, DaemonProcess) async throws -> Void
 ) async throws {
     try await withAdService { service in
         serving(service)
         let mediaURL = "\(service.baseURL)/live/master.m3u8?sessid=e2e"
-        try await withDaemon(["--media-url", mediaURL, "--stdin"] + arguments) { daemon in
+        try await withDaemon(["--media-url", mediaURL, "--stdin"] + arguments, environment: environment) { daemon in
             try await daemon.waitUntilListening()
             try await body(service, daemon)
         }

@@ -1,0 +1,54 @@
+import ArgumentParser
+import BeaconCore
+
+/// The flags of `beaconctl run` that are settings: each may also come from `BEACONCTL_<KEY>` or the
+/// config file, so none has a default here. Values stay text until `Settings` validates them, so a
+/// bad flag value is refused like a bad file value (exit 78, one line).
+struct SettingsOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("TOML config file (default: /etc/beaconctl/beaconctl.toml when it exists).", valueName: "file"))
+    var config: String?
+
+    @Option(help: settingHelp("Stream URL (HLS master playlist) to start a session for at once.", .mediaURL, valueName: "url"))
+    var mediaUrl: String?
+
+    @Option(help: settingHelp("Metadata URL to poll, skipping session init (needs --media-url).", .trackingURL, valueName: "url"))
+    var trackingUrl: String?
+
+    @Option(help: settingHelp("Seconds between metadata requests (default 2).", .metadataInterval, valueName: "seconds"))
+    var metadataInterval: String?
+
+    @Option(help: settingHelp("Seconds to remember pods gone from the metadata, after they end (default 7200).", .retention, valueName: "seconds"))
+    var retention: String?
+
+    @Option(help: settingHelp("Seconds in-flight beacons may take to finish at shutdown (default 5).", .drainTimeout, valueName: "seconds"))
+    var drainTimeout: String?
+
+    @Flag(inversion: .prefixedNo, help: settingHelp("Compute everything but send no beacon (events become done, logged as not sent).", .quiet))
+    var quiet: Bool?
+
+    @Option(help: settingHelp("trace, debug, info, notice, warning, error or critical (default info).", .logLevel, valueName: "level"))
+    var logLevel: String?
+
+    @Flag(inversion: .prefixedNo, help: settingHelp("Log every beacon and metadata line, debug ones included (each URL as requested, each metadata body size), whatever the log level. Not for production.", .debugTracking))
+    var debugTracking: Bool?
+
+    @Option(help: settingHelp("Serve metrics on PORT (127.0.0.1) or HOST:PORT (default: off).", .metricsAddress, valueName: "address"))
+    var metricsAddress: String?
+
+    /// The settings given as flags; `socket` is the shared `--socket` option.
+    func layer(socket: String?) -> SettingsLayer {
+        var layer = SettingsLayer(source: .flag)
+        let texts: [(SettingKey, String?)] = [
+            (.mediaURL, mediaUrl), (.trackingURL, trackingUrl), (.socket, socket), (.metadataInterval, metadataInterval),
+            (.retention, retention), (.drainTimeout, drainTimeout), (.logLevel, logLevel), (.metricsAddress, metricsAddress),
+        ]
+        for case (let key, let text?) in texts { layer.values[key] = .text(text) }
+        for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking)] { layer.values[key] = .boolean(flag) }
+        return layer
+    }
+}
+
+/// A setting flag's help, naming the environment variable that also sets it.
+private func settingHelp(_ abstract: String, _ key: SettingKey, valueName: String? = nil) -> ArgumentHelp {
+    ArgumentHelp("\(abstract) Env: \(key.environmentVariable).", valueName: valueName)
+}

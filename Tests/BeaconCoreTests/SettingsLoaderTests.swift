@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import BeaconCore
+
+@Suite struct SettingsLoaderTests {
+    @Test func flagsWinOverTheEnvironmentWhichWinsOverTheFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory + "/b.toml"
+            try "metadata-interval = 3\nretention = 30\ndrain-timeout = 7\n".write(toFile: file, atomically: true, encoding: .utf8)
+            let loaded = try SettingsLoader.load(
+                flags: SettingsLayer(source: .flag, values: [.metadataInterval: .text("1")]),
+                environment: ["BEACONCTL_CONFIG": file, "BEACONCTL_METADATA_INTERVAL": "2", "BEACONCTL_RETENTION": "20", "RUNTIME_DIRECTORY": directory])
+            #expect(loaded.file == ConfigurationFile.Location(path: file, namedBy: "env BEACONCTL_CONFIG"))
+            #expect(loaded.settings.metadataInterval == 1)
+            #expect(loaded.settings.retention == 20)
+            #expect(loaded.settings.drainTimeout == 7)
+            #expect(loaded.settings.logLevel == .info)
+            #expect(loaded.settings.socket == directory + "/control.sock")
+            #expect(
+                loaded.report == """
+                    # configuration file: \(file)
+                    # media-url is not set  # default
+                    # tracking-url is not set  # default
+                    socket = "\(directory)/control.sock"  # default
+                    metadata-interval = 1  # flag --metadata-interval
+                    retention = 20  # env BEACONCTL_RETENTION
+                    drain-timeout = 7  # file \(file)
+                    quiet = false  # default
+                    log-level = "info"  # default
+                    debug-tracking = false  # default
+                    # metrics-address is not set  # default
+                    """)
+        }
+    }
+
+    @Test func withoutAFileOnlyTheDefaultPathIsTried() throws {
+        var tried: [String] = []
+        let loaded = try SettingsLoader.load(environment: [:]) { path in
+            tried.append(path)
+            return false
+        }
+        #expect(tried == [ConfigurationFile.defaultPath])
+        #expect(loaded.file == nil)
+        #expect(loaded.settings.sources.isEmpty)
+    }
+
+    @Test func aNamedFileThatIsMissingIsAnError() {
+        #expect(throws: ConfigurationError(subject: "config (argument)", reason: "cannot read /nonexistent/b.toml: No such file or directory")) {
+            try SettingsLoader.load(configFile: ("/nonexistent/b.toml", "argument"), environment: [:])
+        }
+    }
+}
