@@ -61,28 +61,31 @@ import Testing
     }
 
     /// A stand-in for the release binary: the layout is under test, not the program.
-    static func standIns(in directory: TemporaryDirectory) throws -> (binary: String, config: String) {
+    static func standInBinary(in directory: TemporaryDirectory) throws -> String {
         let binary = directory.file("beaconctl-stand-in")
         try "#!/bin/sh\necho stand-in\n".write(toFile: binary, atomically: true, encoding: .utf8)
         #expect(chmod(binary, 0o755) == 0)
-        let config = directory.file("stand-in.toml")
-        try "# default configuration\n".write(toFile: config, atomically: true, encoding: .utf8)
-        return (binary, config)
+        return binary
+    }
+
+    /// The default configuration that `make install` and `make deb` ship.
+    static var defaultConfiguration: String {
+        get throws { try String(contentsOfFile: packageDirectory + "/config/beaconctl.toml", encoding: .utf8) }
     }
 
     @Test func installLaysOutBinaryUnitAndConfigAndKeepsAChangedConfig() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let (binary, config) = try Self.standIns(in: directory)
+        let binary = try Self.standInBinary(in: directory)
         let root = directory.file("root")
-        let arguments = ["-C", Self.packageDirectory, "install", "DESTDIR=\(root)", "PREFIX=/usr/local", "BINARY=\(binary)", "CONFIG=\(config)"]
+        let arguments = ["-C", Self.packageDirectory, "install", "DESTDIR=\(root)", "PREFIX=/usr/local", "BINARY=\(binary)"]
         let install = try await runProgram("/usr/bin/make", arguments)
         #expect(install.status == 0, "\(install.stdout)\(install.stderr)")
 
         #expect(FileManager.default.isExecutableFile(atPath: root + "/usr/local/bin/beaconctl"))
         let unit = try String(contentsOfFile: root + "/usr/local/lib/systemd/system/beaconctl.service", encoding: .utf8)
         #expect(unit.contains("\nExecStart=/usr/local/bin/beaconctl run --config /etc/beaconctl/beaconctl.toml\n"))
-        #expect(try String(contentsOfFile: root + "/etc/beaconctl/beaconctl.toml", encoding: .utf8) == "# default configuration\n")
+        #expect(try String(contentsOfFile: root + "/etc/beaconctl/beaconctl.toml", encoding: .utf8) == Self.defaultConfiguration)
         #expect(FileManager.default.fileExists(atPath: root + "/usr/local/share/doc/beaconctl/README.md"))
 
         try "# changed by the operator\n".write(toFile: root + "/etc/beaconctl/beaconctl.toml", atomically: true, encoding: .utf8)
@@ -96,10 +99,10 @@ import Testing
     func debHoldsTheLayoutAConffileAndAGuardedReload() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let (binary, config) = try Self.standIns(in: directory)
+        let binary = try Self.standInBinary(in: directory)
         let dist = directory.file("dist")
         let build = try await runProgram(
-            "/usr/bin/make", ["-C", Self.packageDirectory, "deb", "DIST=\(dist)", "BINARY=\(binary)", "CONFIG=\(config)"], timeout: .seconds(60))
+            "/usr/bin/make", ["-C", Self.packageDirectory, "deb", "DIST=\(dist)", "BINARY=\(binary)"], timeout: .seconds(60))
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         let package = try #require(try FileManager.default.contentsOfDirectory(atPath: dist).first { $0.hasSuffix(".deb") })
         #expect(package.wholeMatch(of: /beaconctl_\d+\.\d+\.\d+\.\d+_[a-z0-9]+\.deb/) != nil, "\(package)")
