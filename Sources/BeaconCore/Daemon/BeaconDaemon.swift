@@ -309,13 +309,13 @@ public actor BeaconDaemon: Service {
             metadataFailed(error.description)
             return
         }
-        guard sessionGeneration == generation, var current = session else { return }
+        guard sessionGeneration == generation, session != nil else { return }
         guard response.isSuccess else {
             metadataFailed("HTTP \(response.status)")
             return
         }
         // Most refreshes repeat the last body: comparing bytes is far cheaper than decoding.
-        if response.body == current.lastMetadataBody {
+        if MetadataBody.repeats(response.body, last: session?.lastMetadataBody) {
             lastMetadataAt = now()
             logs.metadata.debug("metadata unchanged bytes=\(response.body.count)")
             notify(.metadataUnchanged(bytes: response.body.count))
@@ -328,10 +328,10 @@ public actor BeaconDaemon: Service {
             metadataFailed("rejected: \(error.reason)")
             return
         }
-        current.lastMetadataBody = response.body
         lastMetadataAt = now()
-        let firings = current.tracking.apply(document)
-        session = current
+        // Mutated in place: a copy would share, then duplicate, the whole schedule.
+        session?.lastMetadataBody = response.body
+        let firings = session?.tracking.apply(document) ?? []
         logs.metadata.info(
             "metadata refreshed adBreaks=\(document.pods.count) dataRange=\(UTCTime.format(document.dataRange.start))..\(UTCTime.format(document.dataRange.end)) bytes=\(response.body.count)")
         notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange, bytes: response.body.count))
@@ -374,20 +374,14 @@ public actor BeaconDaemon: Service {
             counters.ticks += 1
             let arrivalTime = now()
             lastTickAt = arrivalTime
-            guard var current = session else { return nil }
-            let firings = current.tracking.observe(tick, arrivalTime: arrivalTime)
-            session = current
-            dispatch(firings, generation: current.generation)
+            guard let firings = session?.tracking.observe(tick, arrivalTime: arrivalTime), let sessionGeneration = session?.generation else { return nil }
+            dispatch(firings, generation: sessionGeneration)
         case .player(let event):
-            guard var current = session else { return nil }
-            let firings = current.tracking.observe(event, arrivalTime: now())
-            session = current
-            dispatch(firings, generation: current.generation)
+            guard let firings = session?.tracking.observe(event, arrivalTime: now()), let sessionGeneration = session?.generation else { return nil }
+            dispatch(firings, generation: sessionGeneration)
         case .user(let action):
-            guard var current = session else { return nil }
-            let firings = current.tracking.observe(action)
-            session = current
-            dispatch(firings, generation: current.generation)
+            guard let firings = session?.tracking.observe(action), let sessionGeneration = session?.generation else { return nil }
+            dispatch(firings, generation: sessionGeneration)
         case .load(let mediaURL):
             return await load(mediaURL)
         case .unload:
@@ -451,9 +445,8 @@ public actor BeaconDaemon: Service {
         inFlight -= 1
         let firing = delivery.firing
         let state: ReportingState = results.allSatisfy(\.isSuccess) ? .done : .failed
-        if var current = session, current.generation == delivery.generation {
-            current.tracking.record(state, for: firing.reference)
-            session = current
+        if session?.generation == delivery.generation {
+            session?.tracking.record(state, for: firing.reference)
         }
         for result in results {
             let subject = "adBreak=\(firing.podID) ad=\(firing.adID) event=\(firing.event) url=\(result.url)"
