@@ -62,6 +62,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ProcessFootprint.minimize()
         LoggingSystem.bootstrap { LineLogHandler(component: $0) }
         let logger = Logger(label: "daemon")
         var configuration = DaemonConfiguration(version: Beaconctl.version)
