@@ -1,10 +1,10 @@
-# The two set-up commands of the README: `make demo` and `make test`.
+# The two set-up commands of the README: `make demo` and `make test`; `make bench` for BENCHMARKS.md.
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 SWIFT ?= swift
 BUILD_LOG := .build/build-output.log
 
-.PHONY: system-packages build demo test release clean
+.PHONY: system-packages build demo test release check-binary bench clean
 
 system-packages:
 	@scripts/install-system-packages.sh
@@ -26,6 +26,17 @@ test: system-packages
 
 release: system-packages
 	$(SWIFT) build -c release --static-swift-stdlib
+
+# Fails when the shipped binary carries ICU or FoundationNetworking, or outgrows its size budget.
+check-binary: release
+	@scripts/install-system-packages.sh python3
+	python3 scripts/bench/binary.py --check
+
+# Every benchmark of BENCHMARKS.md against the release binary; writes bench/results.json.
+# BENCH_OPTIONS="--idle-seconds 30 --speed 120" shortens the footprint runs.
+bench: release
+	@scripts/install-system-packages.sh python3 wrk
+	python3 scripts/bench/run_all.py $(BENCH_OPTIONS)
 
 clean:
 	rm -rf .build
