@@ -26,27 +26,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+    ] + ["Matching", "Metadata"].map { name in
         .executableTarget(
-            name: "Matching",
+            name: name,
             dependencies: [
                 "BenchmarkSchedules",
                 .product(name: "BeaconCore", package: "beaconctl"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
-            path: "Benchmarks/Matching",
+            path: "Benchmarks/\(name)",
             swiftSettings: strictSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "Metadata",
-            dependencies: [
-                "BenchmarkSchedules",
-                .product(name: "BeaconCore", package: "beaconctl"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/Metadata",
-            swiftSettings: strictSettings,
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-    ]
+        )
+    }
 )

@@ -58,28 +58,21 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(2),
         maxIterations: 1000
     )
+    let kinds: [(name: String, play: (TickingPlayer) -> Int)] = [
+        ("Tick every 250 ms", { $0.tick(step: 250) }),
+        ("Tick every 5 s", { $0.tick(step: 5000) }),
+        ("Seek", { $0.seekAnywhere() }),
+    ]
     for events in [10, 1_000, 100_000] {
-        // Built lazily: a 100 000-event session takes a moment, and `--filter` may skip it.
-        var normal: TickingPlayer?
-        Benchmark("Tick every 250 ms, \(events) events") { benchmark in
-            let player = normal ?? TickingPlayer(events: events)
-            normal = player
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations { blackHole(player.tick(step: 250)) }
-        }
-        var sparse: TickingPlayer?
-        Benchmark("Tick every 5 s, \(events) events") { benchmark in
-            let player = sparse ?? TickingPlayer(events: events)
-            sparse = player
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations { blackHole(player.tick(step: 5000)) }
-        }
-        var seeking: TickingPlayer?
-        Benchmark("Seek, \(events) events") { benchmark in
-            let player = seeking ?? TickingPlayer(events: events)
-            seeking = player
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations { blackHole(player.seekAnywhere()) }
+        for kind in kinds {
+            // Built lazily: a 100 000-event session takes a moment, and `--filter` may skip it.
+            var player: TickingPlayer?
+            Benchmark("\(kind.name), \(events) events") { benchmark in
+                let playing = player ?? TickingPlayer(events: events)
+                player = playing
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { blackHole(kind.play(playing)) }
+            }
         }
     }
 }
