@@ -1,10 +1,11 @@
-# The set-up commands of the README: `make demo` and `make test`; releases: `make release`, `install`, `deb`.
+# The set-up commands of the README: `make demo` and `make test`; releases: `make release`, `install`,
+# `deb`; `make bench` for BENCHMARKS.md, `make check-binary` for CI.
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 SWIFT ?= swift
 BUILD_LOG := .build/build-output.log
 
-.PHONY: system-packages build demo test release clean
+.PHONY: system-packages build demo test release check-binary bench clean
 
 system-packages:
 	@scripts/install-system-packages.sh
@@ -77,6 +78,17 @@ deb:
 	install -m 0644 packaging/debian/conffiles $(DIST)/deb/DEBIAN/conffiles
 	install -m 0755 packaging/debian/postinst packaging/debian/postrm $(DIST)/deb/DEBIAN/
 	dpkg-deb --root-owner-group --build $(DIST)/deb $(DIST)/beaconctl_$(VERSION)_$$(dpkg --print-architecture).deb
+
+# Fails when the shipped binary carries ICU or FoundationNetworking, or outgrows its size budget.
+check-binary: release
+	@scripts/install-system-packages.sh python3
+	python3 scripts/bench/binary.py --check
+
+# Every benchmark of BENCHMARKS.md against the release binary; writes bench/results.json.
+# BENCH_OPTIONS="--idle-seconds 30 --speed 120" shortens the footprint runs.
+bench: release
+	@scripts/install-system-packages.sh python3 wrk
+	python3 scripts/bench/run_all.py $(BENCH_OPTIONS)
 
 clean:
 	rm -rf .build $(DIST)

@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "beaconctl", targets: ["beaconctl"]),
         .library(name: "BeaconCore", targets: ["BeaconCore"]),
+        .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

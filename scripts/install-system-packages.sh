@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages beaconctl builds against, only when they are missing.
+# Arguments name further commands to install (each from the Debian package of that name), e.g. `wrk`.
 set -euo pipefail
 
 missing=()
+for tool in "$@"; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists libcurl 2>/dev/null; then
     missing+=(libcurl4-openssl-dev)

@@ -46,6 +46,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var options: SettingsOptions
 
     func run() async throws {
+        ProcessFootprint.minimize()
         let environment = ProcessInfo.processInfo.environment
         let style = LineLogHandler.Style(environment: environment)
         let loaded: SettingsLoader.Loaded

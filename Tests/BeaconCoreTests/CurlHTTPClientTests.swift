@@ -252,6 +252,29 @@ struct CurlHTTPClientTests {
         }
     }
 
+    @Test func aBurstToTwentyHostsKeepsEachWithinThePerHostLimit() async throws {
+        // 127.0.0.1 to 127.0.0.20 are twenty hosts to curl, all on loopback.
+        var servers: [HTTPServer] = []
+        for host in 1...20 {
+            servers.append(try await HTTPServer.start(host: "127.0.0.\(host)") { _ in
+                await .delayed(.milliseconds(5), .status(204))
+            })
+        }
+        let client = CurlHTTPClient()
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for index in 0..<400 {
+                let server = servers[index % servers.count]
+                group.addTask { (try? await client.send(get(server.baseURL + "/b/\(index)", maxResponseBytes: 0)))?.status ?? 0 }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        await client.shutdown()
+        for server in servers { await server.stop() }
+        #expect(statuses.count == 400 && statuses.allSatisfy { $0 == 204 })
+        // Too small a connection cache would close idle connections to open others, again and again.
+        #expect(servers.allSatisfy { $0.connectionsAccepted <= client.configuration.maxConnectionsPerHost })
+    }
+
     @Test func cancellingTheCallerEndsWithCancelled() async throws {
         try await withServer(handler: { _ in await .noAnswer() }) { server, client, recorder in
             let request = get(server.baseURL + "/hang")

@@ -54,4 +54,24 @@ import Testing
         let due = pending.takeDue(overlapping: 0...1000)
         #expect(due == [reference(0, pod: "b")])
     }
+
+    @Test func keepsEveryWindowNotTakenWhenTakenOnesAreSweptOut() {
+        var pending = PendingWindows()
+        for index in 0..<200 {
+            let start = Milliseconds(index) * 1000
+            pending.insert(start...(start + 500), for: reference(index))
+        }
+        // Taking 150 one by one sweeps the taken entries out at least once on the way.
+        for index in 0..<150 {
+            let start = Milliseconds(index) * 1000
+            #expect(pending.takeDue(overlapping: start...(start + 100)) == [reference(index)])
+        }
+        #expect(pending.count == 50)
+        #expect(pending.takeDue(overlapping: 0...149_999).isEmpty)
+        pending.insert(10...20, for: reference(1000))
+        pending.remove(reference(199))
+        let rest = pending.takeDue(overlapping: 0...1_000_000)
+        #expect(rest == [reference(1000)] + (150..<199).map { reference($0) })
+        #expect(pending.count == 0)
+    }
 }

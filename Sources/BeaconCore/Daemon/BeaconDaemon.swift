@@ -326,13 +326,13 @@ public actor BeaconDaemon: Service {
             return
         }
         logs.metadata.debug("metadata received status=\(response.status) bytes=\(response.body.count) url=\(trackingURL)")
-        guard sessionGeneration == generation, var current = session else { return }
+        guard sessionGeneration == generation, session != nil else { return }
         guard response.isSuccess else {
             metadataFailed("HTTP \(response.status)")
             return
         }
         // Most refreshes repeat the last body: comparing bytes is far cheaper than decoding.
-        if response.body == current.lastMetadataBody {
+        if MetadataBody.repeats(response.body, last: session?.lastMetadataBody) {
             lastMetadataAt = now()
             logs.metadata.debug("metadata unchanged bytes=\(response.body.count)")
             notify(.metadataUnchanged(bytes: response.body.count))
@@ -345,12 +345,12 @@ public actor BeaconDaemon: Service {
             metadataFailed("rejected: \(error.reason)")
             return
         }
-        current.lastMetadataBody = response.body
         lastMetadataAt = now()
-        var known = Set(current.tracking.schedule.pods.map(\.id))
+        var known = Set(session?.tracking.schedule.pods.map(\.id) ?? [])
         let discovered = document.pods.map(\.id).filter { known.insert($0).inserted }
-        let firings = current.tracking.apply(document)
-        session = current
+        // Mutated in place: a copy would share, then duplicate, the whole schedule.
+        session?.lastMetadataBody = response.body
+        let firings = session?.tracking.apply(document) ?? []
         logs.metadata.info(
             "metadata refreshed adBreaks=\(document.pods.count) dataRange=\(UTCTime.format(document.dataRange.start))..\(UTCTime.format(document.dataRange.end)) bytes=\(response.body.count)")
         notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange, bytes: response.body.count))
@@ -405,20 +405,14 @@ public actor BeaconDaemon: Service {
             counters.ticks += 1
             let arrivalTime = now()
             lastTickAt = arrivalTime
-            guard var current = session else { return nil }
-            let firings = current.tracking.observe(tick, arrivalTime: arrivalTime)
-            session = current
-            dispatch(firings, generation: current.generation)
+            guard let firings = session?.tracking.observe(tick, arrivalTime: arrivalTime), let sessionGeneration = session?.generation else { return nil }
+            dispatch(firings, generation: sessionGeneration)
         case .player(let event):
-            guard var current = session else { return nil }
-            let firings = current.tracking.observe(event, arrivalTime: now())
-            session = current
-            dispatch(firings, generation: current.generation)
+            guard let firings = session?.tracking.observe(event, arrivalTime: now()), let sessionGeneration = session?.generation else { return nil }
+            dispatch(firings, generation: sessionGeneration)
         case .user(let action):
-            guard var current = session else { return nil }
-            let firings = current.tracking.observe(action)
-            session = current
-            dispatch(firings, generation: current.generation)
+            guard let firings = session?.tracking.observe(action), let sessionGeneration = session?.generation else { return nil }
+            dispatch(firings, generation: sessionGeneration)
         case .load(let mediaURL):
             return await load(mediaURL)
         case .unload:
@@ -488,9 +482,8 @@ public actor BeaconDaemon: Service {
         inFlight -= 1
         let firing = delivery.firing
         let state: ReportingState = results.allSatisfy(\.isSuccess) ? .done : .failed
-        if var current = session, current.generation == delivery.generation {
-            current.tracking.record(state, for: firing.reference)
-            session = current
+        if session?.generation == delivery.generation {
+            session?.tracking.record(state, for: firing.reference)
         }
         for result in results {
             logBeacon(result, of: firing)

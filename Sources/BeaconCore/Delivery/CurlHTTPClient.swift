@@ -21,18 +21,20 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         public var maxRedirects: Int
         /// Connections open at once to one host; further transfers queue for one.
         public var maxConnectionsPerHost: Int
-        /// Connections open at once in total; also the size of the connection cache.
+        /// Connections open at once in total; also the size of the connection cache. Below
+        /// hosts × per-host limit, a burst to many hosts closes idle connections to open others.
         public var maxTotalConnections: Int
         /// The `User-Agent` header, e.g. `beaconctl/1.0`; `nil` sends none.
         public var userAgent: String?
 
-        /// Defaults: 5 s to connect, 10 s in total, 5 redirects, 6 connections per host, 32 in all.
+        /// Defaults: 5 s to connect, 10 s in total, 5 redirects, 6 connections per host, 128 in all
+        /// (6 to each of 20 ad and verification hosts at once).
         public init(
             connectTimeout: Duration = .seconds(5),
             totalTimeout: Duration = .seconds(10),
             maxRedirects: Int = 5,
             maxConnectionsPerHost: Int = 6,
-            maxTotalConnections: Int = 32,
+            maxTotalConnections: Int = 128,
             userAgent: String? = "beaconctl"
         ) {
             self.connectTimeout = connectTimeout

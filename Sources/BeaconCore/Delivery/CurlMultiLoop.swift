@@ -199,7 +199,9 @@ final class CurlMultiLoop: @unchecked Sendable {
                 guard let id = idsByHandle[easy], let transfer = transfers[id] else { continue }
                 finish(transfer, transfer.result(for: code))
             }
-            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+            // Wakes for sockets, curl's own timers (it shortens the wait itself) and the inbox, so
+            // the limit only bounds an idle wait: an idle daemon should not wake every second.
+            _ = curl_multi_poll(multi, nil, 0, 600_000, nil)
         }
 
         for transfer in Array(transfers.values) { finish(transfer, .failure(.cancelled)) }

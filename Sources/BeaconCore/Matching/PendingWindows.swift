@@ -1,20 +1,23 @@
 /// The firing windows of playback-triggered events that have not fired, ordered by start.
 ///
 /// A played stretch finds its due events by binary search, so a tick costs about log(n) plus
-/// the events near the playhead, however many pods are retained. Fired events leave the index.
-public struct PendingWindows: Sendable, Equatable {
+/// the events near the playhead, however many pods are retained. Fired events are only marked
+/// taken, so taking one never moves the others; they are swept out once they are half the index.
+public struct PendingWindows: Sendable {
     struct Entry: Sendable, Equatable {
         var window: ClosedRange<Milliseconds>
         var reference: EventReference
+        var isTaken = false
     }
 
     private(set) var entries: [Entry] = []
     /// The longest window ever indexed: bounds how far before a stretch a due window may start.
     private var longestWindow: Milliseconds = 0
+    private var takenCount = 0
 
     public init() {}
 
-    public var count: Int { entries.count }
+    public var count: Int { entries.count - takenCount }
 
     public mutating func insert(_ window: ClosedRange<Milliseconds>, for reference: EventReference) {
         let position = entries.partitionPoint { $0.window.lowerBound <= window.lowerBound }
@@ -23,30 +26,33 @@ public struct PendingWindows: Sendable, Equatable {
     }
 
     public mutating func remove(_ reference: EventReference) {
-        entries.removeAll { $0.reference == reference }
+        sweep { $0.reference == reference }
     }
 
     public mutating func removeAll(inPods podIDs: Set<String>) {
-        entries.removeAll { podIDs.contains($0.reference.podID) }
+        sweep { podIDs.contains($0.reference.podID) }
     }
 
     /// Removes and returns the events whose window shares an instant with `stretch`, in window order.
     public mutating func takeDue(overlapping stretch: ClosedRange<Milliseconds>) -> [EventReference] {
         let end = entries.partitionPoint { $0.window.lowerBound <= stretch.upperBound }
-        var begin = entries.partitionPoint { $0.window.lowerBound < stretch.lowerBound - longestWindow }
-        begin = min(begin, end)
+        var index = min(entries.partitionPoint { $0.window.lowerBound < stretch.lowerBound - longestWindow }, end)
         var due: [EventReference] = []
-        var kept: [Entry] = []
-        for entry in entries[begin..<end] {
-            if entry.window.upperBound >= stretch.lowerBound {
-                due.append(entry.reference)
-            } else {
-                kept.append(entry)
+        while index < end {
+            if !entries[index].isTaken && entries[index].window.upperBound >= stretch.lowerBound {
+                entries[index].isTaken = true
+                due.append(entries[index].reference)
             }
+            index += 1
         }
-        if !due.isEmpty {
-            entries.replaceSubrange(begin..<end, with: kept)
-        }
+        takenCount += due.count
+        if takenCount > 64 && takenCount * 2 > entries.count { sweep { _ in false } }
         return due
+    }
+
+    /// Drops taken entries and those `isRemoved` names, in one pass.
+    private mutating func sweep(_ isRemoved: (Entry) -> Bool) {
+        entries.removeAll { $0.isTaken || isRemoved($0) }
+        takenCount = 0
     }
 }

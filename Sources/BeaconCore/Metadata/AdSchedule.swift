@@ -73,17 +73,21 @@ public struct AdSchedule: Sendable, Equatable {
                 adIndex = pods[position].ads.count - 1
             }
             for incomingEvent in incomingAd.trackingEvents {
-                let events = pods[position].ads[adIndex].trackingEvents
-                if let eventIndex = events.firstIndex(where: { $0.key == incomingEvent.key }) {
-                    if events[eventIndex].duration != incomingEvent.duration {
+                let key = incomingEvent.key
+                // Read in place: a local copy of the event list would make the append below copy it whole.
+                if let eventIndex = pods[position].ads[adIndex].trackingEvents.firstIndex(where: {
+                    $0.startTime == key.startTime && $0.key == key
+                }) {
+                    if pods[position].ads[adIndex].trackingEvents[eventIndex].duration != incomingEvent.duration {
                         pods[position].ads[adIndex].trackingEvents[eventIndex].duration = incomingEvent.duration
                         changes.resized.append(EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex))
                     }
                 } else {
                     var event = incomingEvent
                     event.reportingState = .idle
+                    let eventIndex = pods[position].ads[adIndex].trackingEvents.count
                     pods[position].ads[adIndex].trackingEvents.append(event)
-                    changes.added.append(EventReference(podID: podID, adIndex: adIndex, eventIndex: events.count))
+                    changes.added.append(EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex))
                 }
             }
         }

@@ -38,8 +38,8 @@ public struct MetadataDocument: Sendable, Equatable {
                             id: ad.id, startTime: ad.startTime, duration: ad.duration,
                             trackingEvents: (ad.trackingEvents ?? []).map { event in
                                 TrackingEvent(
-                                    event: event.event, startTime: event.startTime, duration: event.duration,
-                                    signalingUrls: event.signalingUrls ?? [])
+                                    event: TrackingEventType(rawValue: event.event), startTime: event.startTime,
+                                    duration: event.duration, signalingUrls: event.signalingUrls ?? [])
                             })
                     })
             })
@@ -59,7 +59,7 @@ public struct MetadataDocument: Sendable, Equatable {
                             id: ad.id, startTime: ad.startTime, duration: ad.duration,
                             trackingEvents: ad.trackingEvents.map { event in
                                 Wire.EventWire(
-                                    event: event.event, startTime: event.startTime, duration: event.duration,
+                                    event: event.event.rawValue, startTime: event.startTime, duration: event.duration,
                                     signalingUrls: event.signalingUrls)
                             })
                     })
@@ -68,12 +68,13 @@ public struct MetadataDocument: Sendable, Equatable {
     }
 
     private func validate() throws(MetadataError) {
-        func check(_ name: String, time: Milliseconds, duration: Milliseconds) throws(MetadataError) {
+        // The name is only built for a rejection, not for every valid event.
+        func check(_ name: @autoclosure () -> String, time: Milliseconds, duration: Milliseconds) throws(MetadataError) {
             guard time >= 0, time <= Self.latestTime else {
-                throw MetadataError(reason: "\(name) has startTime \(time) outside 1970...9999")
+                throw MetadataError(reason: "\(name()) has startTime \(time) outside 1970...9999")
             }
             guard duration >= 0, duration <= Self.latestTime - time else {
-                throw MetadataError(reason: "\(name) has impossible duration \(duration)")
+                throw MetadataError(reason: "\(name()) has impossible duration \(duration)")
             }
         }
         try check("dataRange", time: dataRange.start, duration: 0)
@@ -130,7 +131,8 @@ public struct MetadataDocument: Sendable, Equatable {
             var trackingEvents: [EventWire]?
         }
         struct EventWire: Codable {
-            var event: TrackingEventType
+            /// A plain string: JSONDecoder decodes strings on a fast path, custom types through dynamic casts.
+            var event: String
             var startTime: Milliseconds
             var duration: Milliseconds
             var signalingUrls: [String]?

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Burst delivery: 1000 beacons due at once, to one host and to 20 (127.0.0.1 to 127.0.0.20).
+
+The player first plays 13 s of program time with no ad known; then a late metadata refresh brings
+100 ads of 10 events in that played stretch, so all of them are due the moment it is applied. The
+figure is the time from serving that refresh to the last beacon arriving, with the TCP connections
+the sink saw. wrk then loads the same sink with as many connections, in the same run, for
+comparison. Usage: burst.py [--beacons N] [--hosts 1 20] [--binary PATH]
+"""
+import argparse
+import asyncio
+import json
+import re
+import shutil
+
+from benchlib import PLAYBACK_TYPES, PROGRAM_START, Daemon, Sink, binary_path, document, emit, log
+
+
+async def burst(binary, beacons, host_count):
+    hosts = [f"127.0.0.{index + 1}" for index in range(host_count)]
+    service = await Sink().start()
+    sink = await Sink(hosts).start()
+    start = PROGRAM_START
+    service.metadata = document([], (start - 60_000, start + 20_000))
+    args = ["--media-url", service.url("/live.m3u8?sessid=burst"), "--tracking-url", service.url("/metadata?sessid=burst"),
+            "--metadata-interval", "0.25"]
+    async with Daemon(binary, args) as daemon:
+        await daemon.wait_until(lambda status: status["counters"]["metadataFetches"] >= 1, 10, "first metadata")
+        at = 1_700_000_000_000
+        ticks = 0
+        for step in range(-4, 53):
+            await daemon.write_line(json.dumps({"playhead": start + 250 * step, "at": at + 250 * step}))
+            ticks += 1
+        await daemon.wait_until(lambda status: status["counters"]["ticks"] >= ticks, 10, "ticks")
+        per_ad = 10
+        ads = []
+        for ad in range((beacons + per_ad - 1) // per_ad):
+            ad_start = start + 100 * (ad % 100)
+            events = []
+            for slot in range(min(per_ad, beacons - ad * per_ad)):
+                number = ad * per_ad + slot
+                url = sink.url(f"/beacon?n={number}", hosts[number % host_count])
+                events.append((PLAYBACK_TYPES[slot], ad_start + 200 * slot, 0, [url]))
+            ads.append((f"ad-{ad}", ad_start, 30_000, events))
+        sink.reset_counts()
+        served_before = len(service.metadata_served)
+        service.metadata = document([("late-pod", start, ads)], (start - 60_000, start + 40_000))
+        delivered = await sink.wait_for_requests(beacons, timeout=30)
+        served = service.metadata_served[served_before]
+        arrivals = sorted(sink.arrivals.values())
+        status = await daemon.status()
+    await service.close()
+    connections = dict(sink.connections)
+    result = {
+        "hosts": host_count,
+        "beacons": beacons,
+        "delivered": len(sink.arrivals),
+        "first_ms": round((arrivals[0] - served) * 1000, 2) if arrivals else None,
+        "all_ms": round((arrivals[-1] - served) * 1000, 2) if delivered else None,
+        "connections": sum(connections.values()),
+        "max_connections_per_host": max(connections.values()) if connections else 0,
+        "beaconsFailed": status["counters"]["beaconsFailed"],
+    }
+    result["wrk"] = await wrk(sink, max(result["connections"], 1), beacons)
+    if result["all_ms"] and result["wrk"]:
+        result["ratio_to_wrk"] = round(result["all_ms"] / result["wrk"]["ms_for_burst"], 2)
+    await sink.close()
+    log(f"burst of {beacons} to {host_count} host(s): first {result['first_ms']} ms, all {result['all_ms']} ms, "
+        f"{result['connections']} connections (at most {result['max_connections_per_host']} per host); "
+        f"wrk: {result['wrk']}")
+    return result
+
+
+async def wrk(sink, connections, beacons):
+    """wrk against the same sink, one thread (the sink has one), as many connections as beaconctl used."""
+    if not shutil.which("wrk"):
+        log("wrk not installed: no comparison (scripts/install-system-packages.sh installs it)")
+        return None
+    process = await asyncio.create_subprocess_exec(
+        "wrk", "-t1", f"-c{connections}", "-d3s", sink.url("/wrk"),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    output = (await asyncio.wait_for(process.communicate(), 30))[0].decode()
+    match = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    if not match:
+        log(output)
+        return None
+    rate = float(match.group(1))
+    return {"connections": connections, "requests_per_s": round(rate), "ms_for_burst": round(beacons / rate * 1000, 2)}
+
+
+async def measure(binary, beacons, host_counts):
+    return [await burst(binary, beacons, hosts) for hosts in host_counts]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--beacons", type=int, default=1000)
+    parser.add_argument("--hosts", type=int, nargs="+", default=[1, 20])
+    parser.add_argument("--binary")
+    options = parser.parse_args()
+    emit(asyncio.run(measure(binary_path(options.binary), options.beacons, options.hosts)))
+
+
+if __name__ == "__main__":
+    main()
