@@ -56,7 +56,8 @@ install:
 	@test -x $(BINARY) || { echo "error: no $(BINARY): run 'make release' first (or pass BINARY=...)" >&2; exit 1; }
 	install -D -m 0755 $(BINARY) $(DESTDIR)$(BINDIR)/beaconctl
 	install -d -m 0755 $(DESTDIR)$(UNITDIR)
-	sed 's|^ExecStart=/usr/bin/beaconctl |ExecStart=$(BINDIR)/beaconctl |' systemd/beaconctl.service > $(DESTDIR)$(UNITDIR)/beaconctl.service
+	sed -e 's|^ExecStart=/usr/bin/beaconctl |ExecStart=$(BINDIR)/beaconctl |' \
+		-e 's|^Documentation=file:/usr/share/doc/beaconctl/|Documentation=file:$(DOCDIR)/|' systemd/beaconctl.service > $(DESTDIR)$(UNITDIR)/beaconctl.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/beaconctl.service
 	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/beaconctl
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/beaconctl/beaconctl.toml ]; then \

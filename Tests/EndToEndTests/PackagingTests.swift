@@ -85,6 +85,7 @@ import Testing
         #expect(FileManager.default.isExecutableFile(atPath: root + "/usr/local/bin/beaconctl"))
         let unit = try String(contentsOfFile: root + "/usr/local/lib/systemd/system/beaconctl.service", encoding: .utf8)
         #expect(unit.contains("\nExecStart=/usr/local/bin/beaconctl run --config /etc/beaconctl/beaconctl.toml\n"))
+        #expect(unit.contains("\nDocumentation=file:/usr/local/share/doc/beaconctl/README.md\n"), "the unit points at the README it installed")
         #expect(try String(contentsOfFile: root + "/etc/beaconctl/beaconctl.toml", encoding: .utf8) == Self.defaultConfiguration)
         #expect(FileManager.default.fileExists(atPath: root + "/usr/local/share/doc/beaconctl/README.md"))
 
