@@ -150,6 +150,31 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard let multi else { return }
         var transfers: [UInt64: CurlTransfer] = [:]
         var idsByHandle: [UnsafeMutableRawPointer: UInt64] = [:]
+        var admission = HostAdmission<Submission>(limit: configuration.maxConnectionsPerHost)
+
+        /// Hands an admitted submission to curl; one that cannot start gives its slot to the next.
+        func start(_ admitted: Submission, host: String) {
+            var next: Submission? = admitted
+            while let submission = next {
+                next = nil
+                let failure: HTTPClientError
+                switch CurlTransfer.make(submission, host: host, configuration: configuration) {
+                case .success(let transfer):
+                    let added = curl_multi_add_handle(multi, transfer.easy)
+                    if added == CURLM_OK {
+                        transfers[transfer.id] = transfer
+                        idsByHandle[transfer.easy] = transfer.id
+                        continue
+                    }
+                    transfer.close()
+                    failure = .connectionFailed(String(cString: curl_multi_strerror(added)))
+                case .failure(let error):
+                    failure = error
+                }
+                submission.continuation.resume(returning: .failure(failure))
+                next = admission.release(host: host)
+            }
+        }
 
         func finish(_ transfer: CurlTransfer, _ result: Result<HTTPClientResponse, HTTPClientError>) {
             transfers[transfer.id] = nil
@@ -157,6 +182,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             curl_multi_remove_handle(multi, transfer.easy)
             transfer.close()
             transfer.continuation.resume(returning: result)
+            if let next = admission.release(host: transfer.host) { start(next, host: transfer.host) }
         }
 
         while true {
@@ -168,24 +194,16 @@ final class CurlMultiLoop: @unchecked Sendable {
                 return (inbox.submissions, inbox.cancellations, inbox.stopRequested)
             }
             for submission in submissions {
-                switch CurlTransfer.make(submission, configuration: configuration) {
-                case .success(let transfer):
-                    let added = curl_multi_add_handle(multi, transfer.easy)
-                    if added == CURLM_OK {
-                        transfers[transfer.id] = transfer
-                        idsByHandle[transfer.easy] = transfer.id
-                    } else {
-                        transfer.close()
-                        let reason = String(cString: curl_multi_strerror(added))
-                        transfer.continuation.resume(returning: .failure(.connectionFailed(reason)))
-                    }
-                case .failure(let error):
-                    submission.continuation.resume(returning: .failure(error))
-                }
+                let host = HostAdmission<Submission>.host(of: submission.request.url)
+                if let admitted = admission.admit(submission, id: submission.id, host: host) { start(admitted, host: host) }
             }
             for id in cancellations {
                 // Unknown ids belong to transfers already finished: nothing to do.
-                if let transfer = transfers[id] { finish(transfer, .failure(.cancelled)) }
+                if let transfer = transfers[id] {
+                    finish(transfer, .failure(.cancelled))
+                } else if let waiting = admission.removeWaiting(id: id) {
+                    waiting.continuation.resume(returning: .failure(.cancelled))
+                }
             }
             if stopRequested { break }
 
@@ -204,6 +222,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             _ = curl_multi_poll(multi, nil, 0, 600_000, nil)
         }
 
+        // Waiting ones first: finishing a running transfer would start the next.
+        for waiting in admission.removeAllWaiting() { waiting.continuation.resume(returning: .failure(.cancelled)) }
         for transfer in Array(transfers.values) { finish(transfer, .failure(.cancelled)) }
         let (late, waiters) = inbox.withLock { inbox in
             inbox.finished = true
@@ -224,6 +244,8 @@ private final class CurlTransfer {
     let id: UInt64
     let easy: UnsafeMutableRawPointer
     let continuation: CurlMultiLoop.Completion
+    /// The ``HostAdmission`` key whose slot this transfer holds.
+    let host: String
     private let start: ContinuousClock.Instant
     private let requestURL: String
     private let limit: Int
@@ -232,21 +254,25 @@ private final class CurlTransfer {
     private var overflowed = false
     private var location: String?
 
-    private init(_ submission: CurlMultiLoop.Submission, easy: UnsafeMutableRawPointer) {
+    private init(_ submission: CurlMultiLoop.Submission, host: String, easy: UnsafeMutableRawPointer) {
         self.id = submission.id
         self.easy = easy
         self.continuation = submission.continuation
+        self.host = host
         self.start = submission.start
         self.requestURL = submission.request.url
         self.limit = max(submission.request.maxResponseBytes, 0)
     }
 
+    /// The total timeout counts from the caller's request: time spent waiting for a slot is part of it.
     static func make(
-        _ submission: CurlMultiLoop.Submission, configuration: CurlHTTPClient.Configuration
+        _ submission: CurlMultiLoop.Submission, host: String, configuration: CurlHTTPClient.Configuration
     ) -> Result<CurlTransfer, HTTPClientError> {
+        let timeLeft = configuration.totalTimeout - submission.start.duration(to: .now)
+        guard timeLeft > .zero else { return .failure(.timedOut) }
         guard let easy = curl_easy_init() else { return .failure(.connectionFailed("out of memory")) }
-        let transfer = CurlTransfer(submission, easy: easy)
-        let code = transfer.configure(submission.request, configuration)
+        let transfer = CurlTransfer(submission, host: host, easy: easy)
+        let code = transfer.configure(submission.request, configuration, timeLeft: timeLeft)
         guard code == CURLE_OK else {
             transfer.close()
             return .failure(.connectionFailed(String(cString: curl_easy_strerror(code))))
@@ -254,7 +280,9 @@ private final class CurlTransfer {
         return .success(transfer)
     }
 
-    private func configure(_ request: HTTPClientRequest, _ configuration: CurlHTTPClient.Configuration) -> CURLcode {
+    private func configure(
+        _ request: HTTPClientRequest, _ configuration: CurlHTTPClient.Configuration, timeLeft: Duration
+    ) -> CURLcode {
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         var steps: [() -> CURLcode] = [
             { ccurl_easy_setopt_long(self.easy, CURLOPT_NOSIGNAL, 1) },
@@ -264,7 +292,7 @@ private final class CurlTransfer {
             { ccurl_easy_setopt_long(self.easy, CURLOPT_FOLLOWLOCATION, 1) },
             { ccurl_easy_setopt_long(self.easy, CURLOPT_MAXREDIRS, max(configuration.maxRedirects, 0)) },
             { ccurl_easy_setopt_long(self.easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout)) },
-            { ccurl_easy_setopt_long(self.easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(configuration.totalTimeout)) },
+            { ccurl_easy_setopt_long(self.easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeLeft)) },
             { ccurl_easy_setopt_write_function(self.easy, CURLOPT_WRITEFUNCTION, curlWriteBody) },
             { ccurl_easy_setopt_pointer(self.easy, CURLOPT_WRITEDATA, userdata) },
             { ccurl_easy_setopt_write_function(self.easy, CURLOPT_HEADERFUNCTION, curlReadHeader) },
@@ -337,11 +365,14 @@ private final class CurlTransfer {
 
     /// Header callback body: remembers the last Location, to name the scheme of a refused redirect.
     fileprivate func header(_ line: UnsafeRawBufferPointer) {
-        let text = String(decoding: line, as: UTF8.self)
-        guard let colon = text.firstIndex(of: ":"),
-            text[..<colon].lowercased() == "location"
+        // Compared as bytes: building a String of every header line was a visible cost in a burst.
+        let name = "location:".utf8
+        guard line.count >= name.count,
+            zip(line, name).allSatisfy({ byte, expected in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == expected : byte == expected
+            })
         else { return }
-        location = text[text.index(after: colon)...].trimmingASCIIWhitespace()
+        location = String(decoding: line.dropFirst(name.count), as: UTF8.self).trimmingASCIIWhitespace()
     }
 
     func result(for code: CURLcode) -> Result<HTTPClientResponse, HTTPClientError> {
