@@ -287,7 +287,7 @@ struct CurlHTTPClientTests {
             let cancelledAt = clock.now
             task.cancel()
             let result = await task.result
-            #expect(cancelledAt.duration(to: clock.now) < .milliseconds(500))
+            #expect(cancelledAt.duration(to: clock.now) < .seconds(10), "ended by the cancellation, long before the total timeout")
             #expect(throws: HTTPClientError.cancelled) { try result.get() }
         }
     }
