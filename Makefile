@@ -17,8 +17,11 @@ build: system-packages
 demo: build
 	$(SWIFT) run --skip-build beaconctl demo
 
-# Builds everything (our own code must compile without warnings), then runs every test.
+# Builds everything (our own code must compile without warnings), then runs every test. The
+# tests also drive the real binary through a pseudo-terminal (python3) and check the systemd unit
+# (systemd-analyze) and the package (dpkg-deb) with the tools a Debian box has.
 test: system-packages
+	@scripts/install-system-packages.sh python3
 	@mkdir -p .build
 	$(SWIFT) build --build-tests 2>&1 | tee $(BUILD_LOG)
 	@if grep -E '/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:' $(BUILD_LOG); then \
