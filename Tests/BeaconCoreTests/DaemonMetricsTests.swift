@@ -19,7 +19,7 @@ import Testing
 
     static func firing(_ event: TrackingEventType, urls: Int = 1) -> Firing {
         Firing(
-            reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), podID: "p1", adID: "a1", event: event,
+            reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), podID: "p1", adID: "a1", event: event, eventStart: 0,
             signalingUrls: (0..<urls).map { "http://127.0.0.1/b?e=\(event)&n=\($0)" })
     }
 

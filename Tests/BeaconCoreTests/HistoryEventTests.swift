@@ -7,7 +7,7 @@ import Testing
         mediaUrl: "http://127.0.0.1:1/live/master.m3u8", manifestUrl: "http://127.0.0.1:1/live/v.m3u8?sessid=s1",
         trackingUrl: "http://127.0.0.1:1/live/metadata?sessid=s1", sessionId: "s1")
     static let firing = Firing(
-        reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 1), podID: "p1", adID: "p1-a1", event: .start,
+        reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 1), podID: "p1", adID: "p1-a1", event: .start, eventStart: 0,
         signalingUrls: ["http://127.0.0.1:1/b?1", "http://127.0.0.1:1/b?2"])
 
     static func result(_ url: String, _ outcome: BeaconSender.Result.Outcome) -> BeaconSender.Result {

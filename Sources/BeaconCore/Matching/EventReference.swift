@@ -2,7 +2,7 @@
 ///
 /// Merging only ever appends ads to a pod and events to an ad, so the positions stay valid
 /// for as long as the pod is retained.
-public struct EventReference: Hashable, Sendable {
+public struct EventReference: Hashable, Sendable, Codable {
     public var podID: String
     public var adIndex: Int
     public var eventIndex: Int

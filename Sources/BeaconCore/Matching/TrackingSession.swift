@@ -89,7 +89,8 @@ public struct TrackingSession: Sendable {
         references.compactMap { reference in
             guard let event = schedule[reference], let ad = schedule.ad(containing: reference) else { return nil }
             schedule.setReportingState(.connecting, of: reference)
-            return Firing(reference: reference, podID: reference.podID, adID: ad.id, event: event.event, signalingUrls: event.signalingUrls)
+            return Firing(reference: reference, podID: reference.podID, adID: ad.id, event: event.event, eventStart: event.startTime,
+                signalingUrls: event.signalingUrls)
         }
     }
 }

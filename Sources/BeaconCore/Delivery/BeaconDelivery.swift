@@ -1,0 +1,81 @@
+/// One signaling URL of one fired tracking event: the unit that is journaled, retried and reported.
+public struct BeaconDelivery: Sendable, Equatable, Codable {
+    /// What identifies a delivery across restarts.
+    public struct Key: Hashable, Sendable, Codable {
+        /// The session's `sessid`; empty when the stream carries none.
+        public var sessionID: String
+        public var podID: String
+        public var adID: String
+        public var event: TrackingEventType
+        /// The tracking event's start time (program time).
+        public var eventStart: Milliseconds
+        public var url: String
+        /// 0 for an event that fires once; the firing time for one that fires on every
+        /// player or user action (pause, mute...), so each of those is its own delivery.
+        public var occurrence: Milliseconds
+
+        public init(
+            sessionID: String, podID: String, adID: String, event: TrackingEventType, eventStart: Milliseconds, url: String,
+            occurrence: Milliseconds
+        ) {
+            self.sessionID = sessionID
+            self.podID = podID
+            self.adID = adID
+            self.event = event
+            self.eventStart = eventStart
+            self.url = url
+            self.occurrence = occurrence
+        }
+    }
+
+    /// Where a delivery stands.
+    public enum State: String, Sendable, Equatable, Codable, CaseIterable {
+        /// Waiting for its first request or for its next retry.
+        case due
+        /// A request is on the wire.
+        case inFlight
+        /// The server answered 2xx (or the daemon is quiet).
+        case delivered
+        /// Given up: a status that is not retried, a refused URL, or older than the beacon max age.
+        case failed
+
+        public var isFinished: Bool { self == .delivered || self == .failed }
+    }
+
+    public var key: Key
+    /// Where the tracking event sits in the session's schedule.
+    public var reference: EventReference
+    public var state: State
+    /// Requests started so far.
+    public var attempts: Int
+    /// The HTTP status of the last answer, if there was one.
+    public var lastStatus: Int?
+    /// Why the last attempt did not deliver, or why the delivery was given up.
+    public var lastError: String?
+    /// When the tracking event became due (wall clock): retries give up `beacon-max-age` after it.
+    public var dueAt: Milliseconds
+    /// The earliest time of the next request (wall clock).
+    public var nextAttemptAt: Milliseconds
+    /// When the state last changed (wall clock); retention counts from here.
+    public var updatedAt: Milliseconds
+    /// Whether a request was on the wire when the daemon stopped: the next one may repeat a
+    /// request the server already received (the one duplicate that cannot be ruled out).
+    public var resend: Bool
+
+    public init(
+        key: Key, reference: EventReference, state: State = .due, attempts: Int = 0, lastStatus: Int? = nil,
+        lastError: String? = nil, dueAt: Milliseconds, nextAttemptAt: Milliseconds? = nil, updatedAt: Milliseconds? = nil,
+        resend: Bool = false
+    ) {
+        self.key = key
+        self.reference = reference
+        self.state = state
+        self.attempts = attempts
+        self.lastStatus = lastStatus
+        self.lastError = lastError
+        self.dueAt = dueAt
+        self.nextAttemptAt = nextAttemptAt ?? dueAt
+        self.updatedAt = updatedAt ?? dueAt
+        self.resend = resend
+    }
+}

@@ -1,0 +1,27 @@
+/// What a restart needs to resume a session instead of starting a new one at the ad server:
+/// its endpoints, its merged metadata and the program time already played.
+///
+/// Reporting states are not kept here: they follow from the session's deliveries in the journal.
+public struct SessionSnapshot: Sendable, Equatable, Codable {
+    public var endpoints: SessionEndpoints
+    /// The merged ad breaks, as the session knew them.
+    public var adBreaks: [Pod]
+    public var dataRange: DataRange?
+    /// The played stretches of program time, as `[start, end]` pairs.
+    public var played: [[Milliseconds]]
+    public var playhead: Milliseconds?
+    /// When this snapshot was taken (wall clock).
+    public var savedAt: Milliseconds
+
+    public init(
+        endpoints: SessionEndpoints, adBreaks: [Pod], dataRange: DataRange?, played: [[Milliseconds]], playhead: Milliseconds?,
+        savedAt: Milliseconds
+    ) {
+        self.endpoints = endpoints
+        self.adBreaks = adBreaks
+        self.dataRange = dataRange
+        self.played = played
+        self.playhead = playhead
+        self.savedAt = savedAt
+    }
+}
