@@ -23,6 +23,12 @@ struct SettingsOptions: ParsableArguments {
     @Option(help: settingHelp("Seconds in-flight beacons may take to finish at shutdown (default 5).", .drainTimeout, valueName: "seconds"))
     var drainTimeout: String?
 
+    @Option(help: settingHelp("Directory of the journal of beacon deliveries and sessions (default $STATE_DIRECTORY, /var/lib/beaconctl for root, else ~/.local/state/beaconctl).", .stateDir, valueName: "dir"))
+    var stateDir: String?
+
+    @Option(help: settingHelp("Seconds after it became due that a beacon is still retried, then given up (default 900).", .beaconMaxAge, valueName: "seconds"))
+    var beaconMaxAge: String?
+
     @Flag(inversion: .prefixedNo, help: settingHelp("Compute everything but send no beacon (events become done, logged as not sent).", .quiet))
     var quiet: Bool?
 
@@ -40,7 +46,8 @@ struct SettingsOptions: ParsableArguments {
         var layer = SettingsLayer(source: .flag)
         let texts: [(SettingKey, String?)] = [
             (.mediaURL, mediaUrl), (.trackingURL, trackingUrl), (.socket, socket), (.metadataInterval, metadataInterval),
-            (.retention, retention), (.drainTimeout, drainTimeout), (.logLevel, logLevel), (.metricsAddress, metricsAddress),
+            (.retention, retention), (.drainTimeout, drainTimeout), (.stateDir, stateDir), (.beaconMaxAge, beaconMaxAge),
+            (.logLevel, logLevel), (.metricsAddress, metricsAddress),
         ]
         for case (let key, let text?) in texts { layer.values[key] = .text(text) }
         for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking)] { layer.values[key] = .boolean(flag) }

@@ -27,6 +27,10 @@ import Testing
         BeaconSender.Result(url: "http://127.0.0.1/b", outcome: .answered(status: status), latencyMilliseconds: milliseconds)
     }
 
+    static let retrying = BeaconDelivery(
+        key: BeaconDelivery.Key(sessionID: "s", podID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/b", occurrence: 0),
+        reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), attempts: 1, lastStatus: 503, dueAt: 0, nextAttemptAt: 700)
+
     static func outcome(_ outcome: BeaconSender.Result.Outcome) -> BeaconSender.Result {
         BeaconSender.Result(url: "http://127.0.0.1/b", outcome: outcome, latencyMilliseconds: 0)
     }
@@ -43,13 +47,17 @@ import Testing
         #expect(exposition == [
             "# TYPE beaconctl_ad_breaks_seen_total counter",
             "# TYPE beaconctl_bad_input_lines_total counter",
+            "# TYPE beaconctl_beacon_deliveries_due gauge",
             "# TYPE beaconctl_beacon_latency_seconds histogram",
+            "# TYPE beaconctl_beacon_retries_total counter",
+            "# TYPE beaconctl_journal_available gauge",
             "# TYPE beaconctl_metadata_fetches_total counter",
             "# TYPE beaconctl_session_active gauge",
             "# TYPE beaconctl_sessions_total counter",
             "# TYPE beaconctl_tracking_events_due gauge",
             "beaconctl_ad_breaks_seen_total 0",
             "beaconctl_bad_input_lines_total 0",
+            "beaconctl_beacon_deliveries_due 0.0",
             #"beaconctl_beacon_latency_seconds_bucket{le="+Inf"} 0"#,
             #"beaconctl_beacon_latency_seconds_bucket{le="0.005"} 0"#,
             #"beaconctl_beacon_latency_seconds_bucket{le="0.01"} 0"#,
@@ -64,6 +72,8 @@ import Testing
             #"beaconctl_beacon_latency_seconds_bucket{le="5.0"} 0"#,
             "beaconctl_beacon_latency_seconds_count 0",
             "beaconctl_beacon_latency_seconds_sum 0.0",
+            "beaconctl_beacon_retries_total 0",
+            "beaconctl_journal_available 0.0",
             #"beaconctl_metadata_fetches_total{result="applied"} 0"#,
             #"beaconctl_metadata_fetches_total{result="failed"} 0"#,
             #"beaconctl_metadata_fetches_total{result="unchanged"} 0"#,
@@ -100,20 +110,34 @@ import Testing
             .beaconsDelivered(Self.firing(.impression, urls: 2), results: [Self.answered(200, after: 40), Self.answered(204, after: 120)], state: .done),
             .beaconsDelivered(Self.firing(.start), results: [Self.answered(500, after: 3000)], state: .failed),
             .beaconsDelivered(
-                Self.firing(.midpoint, urls: 2), results: [Self.outcome(.failed("timed out")), Self.outcome(.refused("scheme 'file'"))], state: .failed),
+                Self.firing(.midpoint, urls: 2), results: [Self.outcome(.failed(.timedOut)), Self.outcome(.refused("scheme 'file'"))], state: .failed),
             .beaconsDelivered(Self.firing(.complete), results: [Self.outcome(.notSent)], state: .done),
             .beaconsDelivered(Self.firing(TrackingEventType(rawValue: "vendorSpecific")), results: [Self.answered(200, after: 7)], state: .done),
+            .beaconRetrying(Self.retrying),
+            .beaconRetrying(Self.retrying),
             .drainStarted(inFlight: 1),
             .sessionEnded(sessionId: "s"),
         ]
         for notification in script { metrics.record(notification) }
-        metrics.observe(status(session: true, lastTickAt: now - 1_500, lastMetadataAt: now - 2_250), now: now)
+        var report = status(session: true, lastTickAt: now - 1_500, lastMetadataAt: now - 2_250)
+        report.journal = StatusReport.Journal(state: .ok)
+        report.deliveries = [.due, .delivered, .failed].map { state in
+            StatusReport.Delivery(
+                BeaconDelivery(
+                    key: BeaconDelivery.Key(
+                        sessionID: "s", podID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/\(state)", occurrence: 0),
+                    reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), state: state, dueAt: 0))
+        }
+        metrics.observe(report, now: now)
 
         #expect(exposition == [
             "# TYPE beaconctl_ad_breaks_seen_total counter",
             "# TYPE beaconctl_bad_input_lines_total counter",
+            "# TYPE beaconctl_beacon_deliveries_due gauge",
             "# TYPE beaconctl_beacon_latency_seconds histogram",
+            "# TYPE beaconctl_beacon_retries_total counter",
             "# TYPE beaconctl_beacons_total counter",
+            "# TYPE beaconctl_journal_available gauge",
             "# TYPE beaconctl_last_tick_age_seconds gauge",
             "# TYPE beaconctl_metadata_age_seconds gauge",
             "# TYPE beaconctl_metadata_fetches_total counter",
@@ -123,6 +147,7 @@ import Testing
             "# TYPE beaconctl_tracking_events_total counter",
             "beaconctl_ad_breaks_seen_total 3",
             "beaconctl_bad_input_lines_total 3",
+            "beaconctl_beacon_deliveries_due 1.0",
             // Latencies of the four answers: 7 ms, 40 ms, 120 ms, 3 s.
             #"beaconctl_beacon_latency_seconds_bucket{le="+Inf"} 4"#,
             #"beaconctl_beacon_latency_seconds_bucket{le="0.005"} 0"#,
@@ -138,12 +163,14 @@ import Testing
             #"beaconctl_beacon_latency_seconds_bucket{le="5.0"} 4"#,
             "beaconctl_beacon_latency_seconds_count 4",
             "beaconctl_beacon_latency_seconds_sum 3.167",
+            "beaconctl_beacon_retries_total 2",
             #"beaconctl_beacons_total{event="complete",result="not_sent"} 1"#,
             #"beaconctl_beacons_total{event="impression",result="sent"} 2"#,
             #"beaconctl_beacons_total{event="midpoint",result="failed"} 1"#,
             #"beaconctl_beacons_total{event="midpoint",result="refused"} 1"#,
             #"beaconctl_beacons_total{event="other",result="sent"} 1"#,
             #"beaconctl_beacons_total{event="start",result="failed"} 1"#,
+            "beaconctl_journal_available 1.0",
             "beaconctl_last_tick_age_seconds 1.5",
             "beaconctl_metadata_age_seconds 2.25",
             #"beaconctl_metadata_fetches_total{result="applied"} 2"#,

@@ -10,6 +10,11 @@ import Testing
         reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 1), podID: "p1", adID: "p1-a1", event: .start, eventStart: 0,
         signalingUrls: ["http://127.0.0.1:1/b?1", "http://127.0.0.1:1/b?2"])
 
+    static let retrying = BeaconDelivery(
+        key: BeaconDelivery.Key(
+            sessionID: "s1", podID: "p1", adID: "p1-a1", event: .start, eventStart: 0, url: "http://127.0.0.1:1/b?1", occurrence: 0),
+        reference: firing.reference, attempts: 1, lastStatus: 503, dueAt: 0, nextAttemptAt: 800)
+
     static func result(_ url: String, _ outcome: BeaconSender.Result.Outcome) -> BeaconSender.Result {
         BeaconSender.Result(url: url, outcome: outcome, latencyMilliseconds: 3)
     }
@@ -38,6 +43,7 @@ import Testing
             "adBreak": "p1", "ad": "p1-a1", "event": "start", "results": "200,503", "failed": "1/2",
             "url": "http://127.0.0.1:1/b?2", "reason": "HTTP 503",
          ])),
+        (.beaconRetrying(retrying), nil),
         (.drainStarted(inFlight: 3), HistoryEvent(.drainStarted, ["inFlight": "3"])),
         (.drainTimedOut(inFlight: 1), HistoryEvent(.drainTimedOut, ["cancelled": "1"])),
     ]
@@ -56,6 +62,7 @@ import Testing
         case .lineRejected: "lineRejected"
         case .beaconsDue: "beaconsDue"
         case .beaconsDelivered: "beaconsDelivered"
+        case .beaconRetrying: "beaconRetrying"
         case .drainStarted: "drainStarted"
         case .drainTimedOut: "drainTimedOut"
         }
@@ -65,7 +72,7 @@ import Testing
         for (notification, expected) in Self.cases {
             #expect(notification.historyEvent == expected, "\(Self.caseName(notification))")
         }
-        #expect(Set(Self.cases.map { Self.caseName($0.0) }).count == 13)
+        #expect(Set(Self.cases.map { Self.caseName($0.0) }).count == 14)
     }
 
     @Test func everyKindComesFromSomeNotification() {
@@ -75,7 +82,7 @@ import Testing
 
     @Test func aRefusedOrUnansweredURLGivesItsReason() {
         let refused = DaemonNotification.beaconsDelivered(
-            Self.firing, results: [Self.result("ftp://x", .refused("only http and https")), Self.result("http://y", .failed("timeout"))],
+            Self.firing, results: [Self.result("ftp://x", .refused("only http and https")), Self.result("http://y", .failed(.timedOut))],
             state: .failed)
         #expect(refused.historyEvent?.details["reason"] == "only http and https")
         #expect(refused.historyEvent?.details["url"] == "ftp://x")

@@ -79,10 +79,10 @@ import Testing
         ("http:///path", "http:///path"),
     ])
     func theHostKeyIsSchemeHostAndPort(url: String, key: String) {
-        #expect(HostAdmission<Int>.host(of: url) == key)
+        #expect(URLPolicy.hostKey(of: url) == key)
     }
 
     @Test func httpAndHttpsOfOneHostAreTwoHosts() {
-        #expect(HostAdmission<Int>.host(of: "http://a.example/") != HostAdmission<Int>.host(of: "https://a.example/"))
+        #expect(URLPolicy.hostKey(of: "http://a.example/") != URLPolicy.hostKey(of: "https://a.example/"))
     }
 }

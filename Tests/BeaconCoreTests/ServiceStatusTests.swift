@@ -27,13 +27,24 @@ import Testing
         #expect(ServiceStatus.describe(report("playing", playhead: Fixture.t0 + 2 * Fixture.adDuration)) == "playing")
     }
 
-    @Test func countsTrackingEventsDueButNotFinished() {
-        var pod = Self.pod
-        pod.ads[0].trackingEvents[0].reportingState = .connecting
-        pod.ads[0].trackingEvents[1].reportingState = .done
-        pod.ads[0].trackingEvents[2].reportingState = .failed
-        pod.ads[1].trackingEvents[0].reportingState = .connecting
-        #expect(ServiceStatus.describe(report("playing", playhead: Fixture.t0, adBreaks: [pod])) == "playing an ad a1, retry backlog 2")
-        #expect(ServiceStatus.describe(report("ready", adBreaks: [pod])) == "ready, retry backlog 2")
+    @Test func countsDeliveriesWaitingForARetry() {
+        func delivery(_ url: String, _ state: BeaconDelivery.State, attempts: Int) -> StatusReport.Delivery {
+            StatusReport.Delivery(
+                BeaconDelivery(
+                    key: BeaconDelivery.Key(
+                        sessionID: "s", podID: "p", adID: "a1", event: .start, eventStart: Fixture.t0, url: url, occurrence: 0),
+                    reference: EventReference(podID: "p", adIndex: 0, eventIndex: 0), state: state, attempts: attempts, dueAt: Fixture.t0))
+        }
+        var playing = report("playing", playhead: Fixture.t0)
+        playing.deliveries = [
+            delivery("http://a/1", .due, attempts: 1), delivery("http://a/2", .due, attempts: 3), delivery("http://a/3", .due, attempts: 0),
+            delivery("http://a/4", .inFlight, attempts: 2), delivery("http://a/5", .failed, attempts: 4), delivery("http://a/6", .delivered, attempts: 1),
+        ]
+        #expect(ServiceStatus.describe(playing) == "playing an ad a1, retry backlog 2")
+        var ready = report("ready")
+        ready.deliveries = playing.deliveries
+        #expect(ServiceStatus.describe(ready) == "ready, retry backlog 2")
+        ready.deliveries.removeFirst(2)
+        #expect(ServiceStatus.describe(ready) == "ready")
     }
 }

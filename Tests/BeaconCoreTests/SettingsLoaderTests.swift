@@ -26,6 +26,8 @@ import Testing
                     metadata-interval = 1  # flag --metadata-interval
                     retention = 20  # env BEACONCTL_RETENTION
                     drain-timeout = 7  # file \(file)
+                    state-dir = "/var/lib/beaconctl"  # default
+                    beacon-max-age = 900  # default
                     quiet = false  # default
                     log-level = "info"  # default
                     debug-tracking = false  # default

@@ -23,7 +23,8 @@ import Testing
         return StatusReport(
             version: "1.2.3", state: "playing", session: Self.session, playhead: Fixture.t0 + 1000,
             dataRange: DataRange(start: Fixture.t0 - 60_000, end: Fixture.t0 + 30_000), adBreaks: [pod], counters: counters,
-            lastError: "metadata: not valid JSON")
+            lastError: "metadata: not valid JSON", deliveries: [StatusReport.Delivery(Self.retrying)],
+            journal: StatusReport.Journal(state: .unavailable, error: "disk full"))
     }
 
     func object(_ line: String) throws -> [String: Any] {
@@ -39,7 +40,11 @@ import Testing
 
     @Test func writesEveryContractFieldUnderItsName() throws {
         let json = try object(fullReport().jsonLine())
-        #expect(Set(json.keys) == ["apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters", "lastError"])
+        #expect(
+            Set(json.keys) == [
+                "apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters",
+                "lastError", "deliveries", "journal",
+            ])
         #expect(json["apiLevel"] as? Int == StatusReport.currentAPILevel)
         #expect(json["version"] as? String == "1.2.3")
         #expect(json["state"] as? String == "playing")
@@ -50,7 +55,11 @@ import Testing
         let range = try #require(json["dataRange"] as? [String: Any])
         #expect((range["start"] as? NSNumber)?.int64Value == Fixture.t0 - 60_000)
         let counters = try #require(json["counters"] as? [String: Any])
-        #expect(Set(counters.keys) == ["ticks", "badLines", "beaconsSent", "beaconsFailed", "metadataFetches", "metadataErrors"])
+        #expect(
+            Set(counters.keys) == [
+                "ticks", "badLines", "beaconsSent", "beaconsFailed", "beaconsRetried", "beaconsResent", "metadataFetches", "metadataErrors",
+                "journalErrors",
+            ])
         #expect(counters["beaconsFailed"] as? Int == 2)
         let pods = try #require(json["adBreaks"] as? [[String: Any]])
         let ads = try #require(pods.first?["ads"] as? [[String: Any]])
@@ -60,7 +69,25 @@ import Testing
         #expect(events[0]["event"] as? String == "impression")
         #expect(events.map { $0["reportingState"] as? String }.prefix(3) == ["done", "failed", "idle"])
         #expect((events[0]["startTime"] as? NSNumber)?.int64Value == Fixture.t0)
+        let deliveries = try #require(json["deliveries"] as? [[String: Any]])
+        #expect(
+            Set(deliveries[0].keys) == ["podId", "adId", "event", "url", "state", "attempts", "lastStatus", "lastError", "dueAt", "nextAttemptAt"])
+        #expect(deliveries[0]["state"] as? String == "due")
+        #expect(deliveries[0]["attempts"] as? Int == 2)
+        #expect(deliveries[0]["lastStatus"] as? Int == 503)
+        #expect((deliveries[0]["nextAttemptAt"] as? NSNumber)?.int64Value == Fixture.t0 + 4000)
+        let journal = try #require(json["journal"] as? [String: Any])
+        #expect(journal["state"] as? String == "unavailable")
+        #expect(journal["error"] as? String == "disk full")
     }
+
+    /// A delivery waiting for its third attempt after two 503s.
+    static let retrying = BeaconDelivery(
+        key: BeaconDelivery.Key(
+            sessionID: "abc", podID: "p1", adID: "p1-a1", event: .impression, eventStart: Fixture.t0, url: "http://127.0.0.1:9/i",
+            occurrence: 0),
+        reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), attempts: 2, lastStatus: 503, lastError: "HTTP 503",
+        dueAt: Fixture.t0, nextAttemptAt: Fixture.t0 + 4000)
 
     @Test func writesAbsentValuesAsNull() throws {
         let report = StatusReport(

@@ -7,6 +7,8 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case metadataInterval = "metadata-interval"
     case retention
     case drainTimeout = "drain-timeout"
+    case stateDir = "state-dir"
+    case beaconMaxAge = "beacon-max-age"
     case quiet
     case logLevel = "log-level"
     case debugTracking = "debug-tracking"

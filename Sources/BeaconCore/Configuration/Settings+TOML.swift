@@ -10,6 +10,8 @@ extension Settings {
         case .metadataInterval: Self.number(metadataInterval)
         case .retention: Self.number(retention)
         case .drainTimeout: Self.number(drainTimeout)
+        case .stateDir: Self.quoted(stateDir)
+        case .beaconMaxAge: Self.number(beaconMaxAge)
         case .quiet: "\(quiet)"
         case .debugTracking: "\(debugTracking)"
         case .logLevel: Self.quoted(logLevel.rawValue)

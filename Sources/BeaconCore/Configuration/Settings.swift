@@ -15,6 +15,10 @@ public struct Settings: Sendable, Equatable {
     public var retention: Double = 7200
     /// Seconds in-flight beacons get at shutdown.
     public var drainTimeout: Double = 5
+    /// The directory of the journal of beacon deliveries and sessions.
+    public var stateDir: String
+    /// Seconds after it became due that a beacon is still retried.
+    public var beaconMaxAge: Double = 900
     /// Compute everything, send no beacon.
     public var quiet = false
     public var logLevel: Logger.Level = .info
@@ -26,9 +30,10 @@ public struct Settings: Sendable, Equatable {
     /// Where each setting came from; a key not listed has its default.
     public var sources: [SettingKey: SettingSource] = [:]
 
-    /// The defaults; the standard socket path depends on the environment, so the caller gives it.
-    public init(defaultSocket: String) {
+    /// The defaults; the standard socket and state paths depend on the environment, so the caller gives them.
+    public init(defaultSocket: String, defaultStateDir: String = StateDirectory.system) {
         socket = defaultSocket
+        stateDir = defaultStateDir
     }
 
     public func source(of key: SettingKey) -> SettingSource {
@@ -45,8 +50,10 @@ public struct Settings: Sendable, Equatable {
 
     /// Takes each key from the highest-precedence layer that has it, over the defaults, and validates
     /// each value and the whole; the error names the first bad key and its source.
-    public static func resolve(_ layers: [SettingsLayer], defaultSocket: String) throws(ConfigurationError) -> Settings {
-        var settings = Settings(defaultSocket: defaultSocket)
+    public static func resolve(
+        _ layers: [SettingsLayer], defaultSocket: String, defaultStateDir: String = StateDirectory.system
+    ) throws(ConfigurationError) -> Settings {
+        var settings = Settings(defaultSocket: defaultSocket, defaultStateDir: defaultStateDir)
         let ordered = layers.sorted { $0.source.precedence < $1.source.precedence }
         for key in SettingKey.allCases {
             guard let layer = ordered.first(where: { $0.values[key] != nil }), let value = layer.values[key] else { continue }
@@ -77,6 +84,8 @@ public struct Settings: Sendable, Equatable {
         case .metadataInterval: metadataInterval = try Self.seconds(value)
         case .retention: retention = try Self.seconds(value)
         case .drainTimeout: drainTimeout = try Self.seconds(value)
+        case .stateDir: stateDir = try Self.directory(value)
+        case .beaconMaxAge: beaconMaxAge = try Self.seconds(value)
         case .quiet: quiet = try Self.boolean(value)
         case .debugTracking: debugTracking = try Self.boolean(value)
         case .logLevel: logLevel = try Self.level(value)
@@ -100,6 +109,12 @@ public struct Settings: Sendable, Equatable {
         guard !path.isEmpty, path.utf8.count <= UnixSocketPath.maxPathBytes else {
             throw Refusal(reason: "must be a path of 1 to \(UnixSocketPath.maxPathBytes) bytes")
         }
+        return path
+    }
+
+    private static func directory(_ value: SettingValue) throws(Refusal) -> String {
+        let path = try text(value, "must be a directory path in quotes")
+        guard path.hasPrefix("/"), !path.utf8.contains(0) else { throw Refusal(reason: "must be an absolute directory path") }
         return path
     }
 
@@ -174,6 +189,7 @@ extension Settings {
         configuration.metadataInterval = .seconds(metadataInterval)
         configuration.retention = .seconds(retention)
         configuration.drainTimeout = .seconds(drainTimeout)
+        configuration.beaconMaxAge = .seconds(beaconMaxAge)
         configuration.quiet = quiet
         configuration.debugTracking = debugTracking
         return configuration

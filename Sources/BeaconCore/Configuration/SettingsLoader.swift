@@ -24,7 +24,9 @@ public enum SettingsLoader {
         var layers = [flags, try SettingsLayer.environment(environment)]
         let location = ConfigurationFile.locate(explicit: configFile, environment: environment, exists: fileExists)
         if let location { layers.append(try ConfigurationFile.load(location)) }
-        let settings = try Settings.resolve(layers, defaultSocket: ControlSocketPath.standard(environment: environment))
+        let settings = try Settings.resolve(
+            layers, defaultSocket: ControlSocketPath.standard(environment: environment),
+            defaultStateDir: StateDirectory.standard(environment: environment))
         return Loaded(settings: settings, file: location)
     }
 }

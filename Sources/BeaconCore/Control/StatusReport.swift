@@ -26,11 +26,16 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var counters: Counters
     /// Why the session is in the error state, or the last metadata error.
     public var lastError: String?
+    /// Every beacon delivery still due or in flight, and those of the session's tracking events
+    /// that finished, oldest first.
+    public var deliveries: [Delivery]
+    public var journal: Journal
 
     public init(
         apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
         playhead: Milliseconds?, lastTickAt: Milliseconds? = nil, lastMetadataAt: Milliseconds? = nil,
-        dataRange: DataRange?, adBreaks: [Pod], counters: Counters, lastError: String? = nil
+        dataRange: DataRange?, adBreaks: [Pod], counters: Counters, lastError: String? = nil, deliveries: [Delivery] = [],
+        journal: Journal = Journal(state: .off)
     ) {
         self.apiLevel = apiLevel
         self.version = version
@@ -43,6 +48,61 @@ public struct StatusReport: Sendable, Equatable, Codable {
         self.adBreaks = adBreaks
         self.counters = counters
         self.lastError = lastError
+        self.deliveries = deliveries
+        self.journal = journal
+    }
+
+    /// One signaling URL of one fired tracking event, as far as its delivery went.
+    public struct Delivery: Sendable, Equatable, Codable {
+        public var podId: String
+        public var adId: String
+        public var event: TrackingEventType
+        public var url: String
+        /// due, inFlight, delivered or failed.
+        public var state: BeaconDelivery.State
+        /// Requests started so far.
+        public var attempts: Int
+        public var lastStatus: Int?
+        /// Why the last request did not deliver, or why the delivery was given up.
+        public var lastError: String?
+        /// When the tracking event became due (wall clock).
+        public var dueAt: Milliseconds
+        /// When the next request leaves, while due (wall clock).
+        public var nextAttemptAt: Milliseconds?
+
+        public init(_ delivery: BeaconDelivery) {
+            podId = delivery.key.podID
+            adId = delivery.key.adID
+            event = delivery.key.event
+            url = delivery.key.url
+            state = delivery.state
+            attempts = delivery.attempts
+            lastStatus = delivery.lastStatus
+            lastError = delivery.lastError
+            dueAt = delivery.dueAt
+            nextAttemptAt = delivery.state == .due ? delivery.nextAttemptAt : nil
+        }
+    }
+
+    /// Where deliveries and sessions are kept.
+    public struct Journal: Sendable, Equatable, Codable {
+        public enum State: String, Sendable, Equatable, Codable {
+            /// Written through to disk.
+            case ok
+            /// Configured but failing: the daemon works from memory and retries.
+            case unavailable
+            /// Not configured: memory only.
+            case off
+        }
+
+        public var state: State
+        /// Why the journal is unavailable.
+        public var error: String?
+
+        public init(state: State, error: String? = nil) {
+            self.state = state
+            self.error = error
+        }
     }
 
     /// Running totals since the daemon started.
@@ -51,20 +111,27 @@ public struct StatusReport: Sendable, Equatable, Codable {
         public var ticks = 0
         /// Input lines refused (unreadable, unknown or invalid).
         public var badLines = 0
-        /// Signaling URL requests answered 2xx.
+        /// Beacon deliveries answered 2xx.
         public var beaconsSent = 0
-        /// Signaling URL requests that failed or were refused.
+        /// Beacon deliveries given up: refused, answered with a status not retried, or too old.
         public var beaconsFailed = 0
+        /// Requests that retried a delivery.
+        public var beaconsRetried = 0
+        /// Requests that may repeat one the server already received: in flight when the daemon stopped.
+        public var beaconsResent = 0
         /// Metadata requests made.
         public var metadataFetches = 0
         /// Metadata requests that failed or brought a rejected document.
         public var metadataErrors = 0
+        /// Journal reads, writes and opens that failed.
+        public var journalErrors = 0
 
         public init() {}
     }
 
     private enum CodingKeys: String, CodingKey {
-        case apiLevel, version, state, session, playhead, lastTickAt, lastMetadataAt, dataRange, adBreaks, counters, lastError
+        case apiLevel, version, state, session, playhead, lastTickAt, lastMetadataAt, dataRange, adBreaks, counters, lastError, deliveries,
+            journal
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -81,6 +148,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
         try container.encode(adBreaks, forKey: .adBreaks)
         try container.encode(counters, forKey: .counters)
         try container.encode(lastError, forKey: .lastError)
+        try container.encode(deliveries, forKey: .deliveries)
+        try container.encode(journal, forKey: .journal)
     }
 
     public func jsonLine() -> String {

@@ -32,6 +32,7 @@ public actor BeaconDaemon: Service {
         var beacon: Logger
         var input: Logger
         var drain: Logger
+        var journal: Logger
     }
 
     /// The session being played, once init succeeded.
@@ -42,11 +43,8 @@ public actor BeaconDaemon: Service {
         var lastMetadataBody: [UInt8]?
         /// Whether the first metadata request has ended, well or badly.
         var metadataAttempted = false
-    }
-
-    private struct PendingDelivery: Sendable {
-        var firing: Firing
-        var generation: Int
+        /// Whether playback or metadata changed since the session's snapshot was last saved.
+        var snapshotDirty = false
     }
 
     private var session: ActiveSession?
@@ -66,20 +64,33 @@ public actor BeaconDaemon: Service {
     private var settledWaiters: [CheckedContinuation<Void, Never>] = []
 
     private var draining = false
-    private var inFlight = 0
-    private let deliveries: AsyncStream<PendingDelivery>
-    private let deliveriesInput: AsyncStream<PendingDelivery>.Continuation
+    /// Every beacon delivery: due, in flight, and finished ones until retention prunes them.
+    private var queue: DeliveryQueue
+    private let retryPolicy: RetryPolicy
+    private var random = SystemRandomNumberGenerator()
+    private var journal: JournalAccess
+    private var lastPruneAt: Milliseconds = .min
+    /// The last result of each delivery whose tracking event has not finished yet.
+    private var lastResults: [BeaconDelivery.Key: BeaconSender.Result] = [:]
+    /// Deliveries whose request may leave now, handed to the delivery loop.
+    private let started: AsyncStream<BeaconDelivery>
+    private let startedInput: AsyncStream<BeaconDelivery>.Continuation
+    /// Wakes the retry timer when a retry is scheduled sooner than it sleeps.
+    private let wakeup = Wakeup()
     private let drained: AsyncStream<Void>
     private let drainedInput: AsyncStream<Void>.Continuation
     private let stopRequests: AsyncStream<Void>
     private let stopInput: AsyncStream<Void>.Continuation
 
     /// - Parameters:
+    ///   - journal: opens the durable journal of deliveries and sessions; without it the daemon
+    ///     keeps everything in memory.
     ///   - announce: receives the session's JSON line when a session is ready (stdout in `run`).
     ///   - notify: receives what the daemon did, as it happens.
     public init(
         configuration: DaemonConfiguration,
         client: any HTTPClient,
+        journal: (@Sendable () throws(JournalError) -> any BeaconJournal)? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         now: @escaping @Sendable () -> Milliseconds = WallClock.now,
         logger: Logger,
@@ -91,6 +102,9 @@ public actor BeaconDaemon: Service {
         self.sender = BeaconSender(client: client, quiet: configuration.quiet)
         self.clock = clock
         self.now = now
+        self.queue = DeliveryQueue(perHostLimit: configuration.maxInFlightPerHost, totalLimit: configuration.maxInFlight)
+        self.retryPolicy = RetryPolicy(maxAge: configuration.beaconMaxAge.milliseconds)
+        self.journal = JournalAccess(opener: journal)
         self.announce = announce
         let events = EventJournal(now: now)
         self.events = events
@@ -107,8 +121,9 @@ public actor BeaconDaemon: Service {
         self.logs = Logs(
             session: logger.operation("session", component: "session"),
             metadata: tracking(logger.operation("metadata", component: "metadata")), beacon: tracking(logger.operation("beacon", component: "delivery")),
-            input: logger.operation("input", component: "input"), drain: logger.operation("drain", component: "daemon"))
-        (deliveries, deliveriesInput) = AsyncStream.makeStream()
+            input: logger.operation("input", component: "input"), drain: logger.operation("drain", component: "daemon"),
+            journal: logger.operation("journal", component: "journal"))
+        (started, startedInput) = AsyncStream.makeStream()
         (drained, drainedInput) = AsyncStream.makeStream()
         (stopRequests, stopInput) = AsyncStream.makeStream()
         wantedSession = configuration.mediaURL.map { ($0, 0) }
@@ -117,9 +132,11 @@ public actor BeaconDaemon: Service {
     // MARK: Running
 
     public func run() async {
+        openJournal()
         await withDiscardingTaskGroup { group in
             group.addTask { await self.superviseSessions() }
             group.addTask { await self.deliverBeacons() }
+            group.addTask { await self.keepTime() }
             group.addTask {
                 try? await gracefulShutdown()
                 self.stop()
@@ -140,14 +157,14 @@ public actor BeaconDaemon: Service {
     private func beginDrain() {
         guard !draining else { return }
         draining = true
-        logs.drain.info("draining: \(inFlight) beacon deliveries in flight")
-        notify(.drainStarted(inFlight: inFlight))
+        logs.drain.info("draining: \(queue.inFlightCount) beacon requests in flight, \(queue.dueCount) due stay in the journal")
+        notify(.drainStarted(inFlight: queue.inFlightCount))
         endSession()
         supervisorWaiter?.resume(returning: nil)
         supervisorWaiter = nil
         resumeSettledWaiters()
-        deliveriesInput.finish()
-        if inFlight == 0 { drainedInput.finish() }
+        startedInput.finish()
+        if queue.inFlightCount == 0 { drainedInput.finish() }
     }
 
     private func waitForDeliveries() async {
@@ -166,8 +183,8 @@ public actor BeaconDaemon: Service {
             return first
         }
         if !finished {
-            logs.drain.warning("drain timeout: cancelling \(inFlight) beacon deliveries still in flight")
-            notify(.drainTimedOut(inFlight: inFlight))
+            logs.drain.warning("drain timeout: cancelling \(queue.inFlightCount) beacon requests still in flight; they stay due in the journal")
+            notify(.drainTimedOut(inFlight: queue.inFlightCount))
         }
     }
 
@@ -187,6 +204,7 @@ public actor BeaconDaemon: Service {
     /// Ends the current session (or init) and wakes its supervisor; in-flight beacons go on.
     private func endSession() {
         generation += 1
+        saveSnapshot()
         if let session {
             logs.session.info("session ended sessionId=\(session.endpoints.sessionId ?? "-")")
             notify(.sessionEnded(sessionId: session.endpoints.sessionId))
@@ -253,7 +271,12 @@ public actor BeaconDaemon: Service {
         logs.session.info("session starting mediaUrl=\(mediaURL)")
         notify(.sessionStarting(mediaURL: mediaURL))
         let endpoints: SessionEndpoints
-        if let trackingURL = configuration.trackingURL {
+        var resumed: (session: TrackingSession, due: [Firing])?
+        if let snapshot = savedSession(for: mediaURL) {
+            endpoints = snapshot.endpoints
+            resumed = TrackingSession.resuming(
+                snapshot, states: reportingStates(ofSession: endpoints.journalKey), retention: configuration.retention.milliseconds)
+        } else if let trackingURL = configuration.trackingURL {
             endpoints = SessionEndpoints(
                 mediaUrl: mediaURL, manifestUrl: mediaURL, trackingUrl: trackingURL,
                 sessionId: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL))
@@ -275,14 +298,17 @@ public actor BeaconDaemon: Service {
         guard sessionGeneration == generation else { return }
         initializingURL = nil
         session = ActiveSession(
-            endpoints: endpoints, tracking: TrackingSession(retention: configuration.retention.milliseconds), generation: sessionGeneration)
+            endpoints: endpoints, tracking: resumed?.session ?? TrackingSession(retention: configuration.retention.milliseconds),
+            generation: sessionGeneration, snapshotDirty: true)
         logs.session.info(
-            "session ready sessionId=\(endpoints.sessionId ?? "-") manifestUrl=\(endpoints.manifestUrl) trackingUrl=\(endpoints.trackingUrl)")
+            "session \(resumed == nil ? "ready" : "resumed from the journal") sessionId=\(endpoints.sessionId ?? "-") manifestUrl=\(endpoints.manifestUrl) trackingUrl=\(endpoints.trackingUrl)")
         announce(Self.announcement(endpoints))
         resolveLoadWaiters(sessionGeneration, with: .success(endpoints))
         notify(.sessionReady(endpoints))
+        if let due = resumed?.due { dispatch(due) }
         while !Task.isCancelled, sessionGeneration == generation {
             await refreshMetadata(trackingURL: endpoints.trackingUrl, generation: sessionGeneration)
+            saveSnapshot()
             if sessionGeneration == generation, session?.metadataAttempted == false {
                 session?.metadataAttempted = true
                 resumeSettledWaiters()
@@ -351,11 +377,13 @@ public actor BeaconDaemon: Service {
         // Mutated in place: a copy would share, then duplicate, the whole schedule.
         session?.lastMetadataBody = response.body
         let firings = session?.tracking.apply(document) ?? []
+        session?.snapshotDirty = true
+        pruneJournal()
         logs.metadata.info(
             "metadata refreshed adBreaks=\(document.pods.count) dataRange=\(UTCTime.format(document.dataRange.start))..\(UTCTime.format(document.dataRange.end)) bytes=\(response.body.count)")
         notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange, bytes: response.body.count))
         if !discovered.isEmpty { notify(.adBreaksDiscovered(podIDs: discovered)) }
-        dispatch(firings, generation: sessionGeneration)
+        dispatch(firings)
     }
 
     private func metadataFailed(_ reason: String) {
@@ -405,14 +433,15 @@ public actor BeaconDaemon: Service {
             counters.ticks += 1
             let arrivalTime = now()
             lastTickAt = arrivalTime
-            guard let firings = session?.tracking.observe(tick, arrivalTime: arrivalTime), let sessionGeneration = session?.generation else { return nil }
-            dispatch(firings, generation: sessionGeneration)
+            guard let firings = session?.tracking.observe(tick, arrivalTime: arrivalTime) else { return nil }
+            session?.snapshotDirty = true
+            dispatch(firings)
         case .player(let event):
-            guard let firings = session?.tracking.observe(event, arrivalTime: now()), let sessionGeneration = session?.generation else { return nil }
-            dispatch(firings, generation: sessionGeneration)
+            guard let firings = session?.tracking.observe(event, arrivalTime: now()) else { return nil }
+            dispatch(firings)
         case .user(let action):
-            guard let firings = session?.tracking.observe(action), let sessionGeneration = session?.generation else { return nil }
-            dispatch(firings, generation: sessionGeneration)
+            guard let firings = session?.tracking.observe(action) else { return nil }
+            dispatch(firings)
         case .load(let mediaURL):
             return await load(mediaURL)
         case .unload:
@@ -454,66 +483,242 @@ public actor BeaconDaemon: Service {
 
     // MARK: Delivery
 
-    private func dispatch(_ firings: [Firing], generation sessionGeneration: Int) {
+    /// Turns fired tracking events into deliveries, one per signaling URL, and starts what may start.
+    private func dispatch(_ firings: [Firing]) {
+        guard !firings.isEmpty, let sessionKey = session?.endpoints.journalKey else { return }
+        let time = now()
+        var added: [BeaconDelivery] = []
         for firing in firings {
-            inFlight += 1
             logs.beacon.debug("firing pod=\(firing.podID) ad=\(firing.adID) event=\(firing.event) urls=\(firing.signalingUrls.count)")
             notify(.beaconsDue(firing))
-            deliveriesInput.yield(PendingDelivery(firing: firing, generation: sessionGeneration))
+            guard !firing.signalingUrls.isEmpty else {
+                session?.tracking.record(.done, for: firing.reference)
+                notify(.beaconsDelivered(firing, results: [], state: .done))
+                continue
+            }
+            // An event that fires once is one delivery per URL for good; a repeatable one is a new one each time.
+            let occurrence = firing.event.trigger == .playback ? 0 : time
+            for url in firing.signalingUrls {
+                let key = BeaconDelivery.Key(
+                    sessionID: sessionKey, podID: firing.podID, adID: firing.adID, event: firing.event, eventStart: firing.eventStart,
+                    url: url, occurrence: occurrence)
+                let delivery = BeaconDelivery(key: key, reference: firing.reference, dueAt: time)
+                if queue.add(delivery) { added.append(delivery) }
+            }
+        }
+        startDeliveries(saving: added)
+        wakeup.signal()
+    }
+
+    /// Starts every delivery that may start now. Each is on disk, with `extra`, before its request leaves.
+    private func startDeliveries(saving extra: [BeaconDelivery] = []) {
+        let time = now()
+        var changed = extra
+        for expired in queue.expire(dueBefore: time - retryPolicy.maxAge, now: time, reason: "beacon max age passed before it could be sent") {
+            changed.append(expired)
+            let result = BeaconSender.Result(url: expired.key.url, outcome: .failed(.timedOut), latencyMilliseconds: 0)
+            logBeacon(result, of: expired)
+            finished(expired, result: result)
+        }
+        let starting = draining ? [] : queue.start(now: time)
+        write(changed + starting)
+        for delivery in starting {
+            if delivery.attempts > 1 { counters.beaconsRetried += 1 }
+            if delivery.resend { counters.beaconsResent += 1 }
+            logs.beacon.debug(
+                "BEACON requesting pod=\(delivery.key.podID) ad=\(delivery.key.adID) event=\(delivery.key.event) url=\(delivery.key.url) attempt=\(delivery.attempts) quiet=\(configuration.quiet)")
+            startedInput.yield(delivery)
         }
     }
 
+    /// Requests each started delivery in a task of its own.
     private func deliverBeacons() async {
         await withDiscardingTaskGroup { group in
-            for await delivery in deliveries {
-                let firing = delivery.firing
-                for url in firing.signalingUrls {
-                    logs.beacon.debug("BEACON requesting pod=\(firing.podID) ad=\(firing.adID) event=\(firing.event) url=\(url) quiet=\(configuration.quiet)")
-                }
+            for await delivery in started {
                 group.addTask {
-                    let results = await self.sender.send(delivery.firing)
-                    await self.record(results, of: delivery)
+                    let result = await self.sender.send(delivery.key.url)
+                    await self.record(result, of: delivery.key)
                 }
             }
         }
     }
 
-    private func record(_ results: [BeaconSender.Result], of delivery: PendingDelivery) {
-        inFlight -= 1
-        let firing = delivery.firing
-        let state: ReportingState = results.allSatisfy(\.isSuccess) ? .done : .failed
-        if session?.generation == delivery.generation {
-            session?.tracking.record(state, for: firing.reference)
+    /// Sleeps until the next retry or journal reopen is due, or until woken by new work, then starts what is due.
+    private func keepTime() async {
+        while !Task.isCancelled {
+            let wait = nextWakeTime().map { Duration.milliseconds(max($0 - now(), 0)) }
+            await wakeup.wait(for: wait, clock: clock)
+            guard !Task.isCancelled else { return }
+            reopenJournalIfDue()
+            startDeliveries()
         }
-        for result in results {
-            logBeacon(result, of: firing)
-        }
-        notify(.beaconsDelivered(firing, results: results, state: state))
-        if draining && inFlight == 0 { drainedInput.finish() }
     }
 
-    /// One greppable `BEACON` line per signaling URL, always with pod, ad, event, URL, status and latency
-    /// (`-` when there was no HTTP answer).
-    private func logBeacon(_ result: BeaconSender.Result, of firing: Firing) {
-        let subject = "pod=\(firing.podID) ad=\(firing.adID) event=\(firing.event) url=\(result.url)"
-        let latency = "latency_ms=\(result.latencyMilliseconds)"
-        switch result.outcome {
-        case .answered(let status):
-            if result.isSuccess {
-                counters.beaconsSent += 1
-                logs.beacon.info("BEACON sent \(subject) status=\(status) \(latency)")
-            } else {
-                counters.beaconsFailed += 1
-                logs.beacon.warning("BEACON failed \(subject) status=\(status) \(latency)")
+    private func nextWakeTime() -> Milliseconds? {
+        [queue.nextAttempt(after: now()), journal.nextOpenTime].compactMap { $0 }.min()
+    }
+
+    private func record(_ result: BeaconSender.Result, of key: BeaconDelivery.Key) {
+        let time = now()
+        let updated: BeaconDelivery?
+        if case .failed(.cancelled) = result.outcome {
+            updated = queue.interrupt(key, now: time)
+        } else {
+            guard let current = queue.deliveries[key] else { return }
+            let verdict = retryPolicy.verdict(on: result, of: current, now: time, using: &random)
+            updated = queue.finish(key, verdict: verdict, result: result, now: time)
+        }
+        guard let updated else { return }
+        // Delivered (or given up) is on disk before status says so.
+        startDeliveries(saving: [updated])
+        logBeacon(result, of: updated)
+        if updated.state == .due, !draining { notify(.beaconRetrying(updated)) }
+        if updated.state.isFinished { finished(updated, result: result) }
+        wakeup.signal()
+        if draining && queue.inFlightCount == 0 { drainedInput.finish() }
+    }
+
+    /// A delivery ended: when its tracking event's last one has, the event gets its reporting state.
+    private func finished(_ delivery: BeaconDelivery, result: BeaconSender.Result) {
+        switch delivery.state {
+        case .delivered: counters.beaconsSent += 1
+        case .failed: counters.beaconsFailed += 1
+        case .due, .inFlight: return
+        }
+        lastResults[delivery.key] = result
+        let siblings = queue.deliveries(sharingFiringWith: delivery.key)
+        guard siblings.allSatisfy(\.state.isFinished) else { return }
+        let state = ReportingState(deliveries: siblings)
+        if session?.endpoints.journalKey == delivery.key.sessionID {
+            session?.tracking.record(state, for: delivery.reference)
+        }
+        let ordered = siblings.sorted { $0.key.url < $1.key.url }
+        let results = ordered.compactMap { lastResults.removeValue(forKey: $0.key) }
+        let firing = Firing(
+            reference: delivery.reference, podID: delivery.key.podID, adID: delivery.key.adID, event: delivery.key.event,
+            eventStart: delivery.key.eventStart, signalingUrls: ordered.map(\.key.url))
+        notify(.beaconsDelivered(firing, results: results, state: state))
+    }
+
+    // MARK: Journal
+
+    private func openJournal() {
+        guard journal.isConfigured else { return }
+        switch journal.open(now: now()) {
+        case .failure(let error):
+            counters.journalErrors += 1
+            logs.journal.error("journal unavailable, keeping deliveries in memory only reason=\"\(error.reason)\"")
+        case .success:
+            let restored = journal.use(now: now()) { journal throws(JournalError) in try journal.unfinishedDeliveries() }
+            guard case .success(let deliveries)? = restored else { return journalFailed(restored) }
+            for delivery in deliveries { queue.add(delivery) }
+            if !deliveries.isEmpty {
+                logs.journal.notice("resuming \(deliveries.count) beacon deliveries from the journal")
             }
-        case .failed(let reason):
-            counters.beaconsFailed += 1
-            logs.beacon.warning("BEACON failed \(subject) status=- \(latency) reason=\"\(reason)\"")
-        case .refused(let reason):
-            counters.beaconsFailed += 1
-            logs.beacon.warning("BEACON refused \(subject) status=- \(latency) reason=\"\(reason)\"")
-        case .notSent:
-            logs.beacon.info("BEACON not sent (quiet) \(subject) status=- \(latency)")
+            startDeliveries()
+        }
+    }
+
+    /// After a failure: once the journal opens again, everything known is written to it.
+    private func reopenJournalIfDue() {
+        let time = now()
+        guard journal.mayOpen(now: time) else { return }
+        guard case .success = journal.open(now: time) else {
+            counters.journalErrors += 1
+            return
+        }
+        let everything = Array(queue.deliveries.values)
+        write(everything)
+        saveSnapshot(force: true)
+        if journal.problem == nil {
+            logs.journal.notice("journal writable again: wrote \(everything.count) beacon deliveries")
+        }
+    }
+
+    private func write(_ deliveries: [BeaconDelivery], session snapshot: SessionSnapshot? = nil) {
+        guard !deliveries.isEmpty || snapshot != nil else { return }
+        let written = journal.use(now: now()) { journal throws(JournalError) in try journal.save(deliveries, session: snapshot) }
+        journalFailed(written)
+    }
+
+    private func journalFailed<Value>(_ result: Result<Value, JournalError>?) {
+        guard case .failure(let error)? = result else { return }
+        counters.journalErrors += 1
+        logs.journal.error(
+            "journal write failed, keeping deliveries in memory and retrying in \(JournalAccess.reopenInterval / 1000) s reason=\"\(error.reason)\"")
+        wakeup.signal()
+    }
+
+    /// Saves the session's snapshot when playback or metadata changed since the last save.
+    private func saveSnapshot(force: Bool = false) {
+        guard let current = session, current.snapshotDirty || force else { return }
+        let time = now()
+        session?.snapshotDirty = false
+        write([], session: current.tracking.snapshot(endpoints: current.endpoints, savedAt: time))
+    }
+
+    /// A saved session to resume for this media URL, if the journal has one within retention.
+    private func savedSession(for mediaURL: String) -> SessionSnapshot? {
+        let time = now()
+        let sessionID = SessionEndpoints.sessionID(in: mediaURL)
+        let found = journal.use(now: time) { journal throws(JournalError) in
+            try journal.session(sessionID: sessionID, mediaURL: mediaURL, savedSince: time - configuration.retention.milliseconds)
+        }
+        journalFailed(found)
+        guard case .success(let snapshot?)? = found else { return nil }
+        return snapshot
+    }
+
+    /// The reporting states that a session's deliveries, in memory and in the journal, leave its events in.
+    private func reportingStates(ofSession sessionKey: String) -> [EventReference: ReportingState] {
+        let stored = journal.use(now: now()) { journal throws(JournalError) in try journal.deliveries(ofSession: sessionKey) }
+        journalFailed(stored)
+        var deliveries: [BeaconDelivery.Key: BeaconDelivery] = [:]
+        if case .success(let rows)? = stored { for row in rows { deliveries[row.key] = row } }
+        for (key, delivery) in queue.deliveries where key.sessionID == sessionKey { deliveries[key] = delivery }
+        // The latest firing of each event decides its state.
+        let latest = Dictionary(grouping: deliveries.values, by: \.reference).mapValues { group in
+            let occurrence = group.map(\.key.occurrence).max()
+            return ReportingState(deliveries: group.filter { $0.key.occurrence == occurrence })
+        }
+        return latest
+    }
+
+    /// Forgets finished deliveries and old sessions past retention, at most every few minutes.
+    private func pruneJournal() {
+        let time = now()
+        guard time - lastPruneAt >= 5 * 60_000 else { return }
+        lastPruneAt = time
+        let cutoff = time - configuration.retention.milliseconds
+        queue.prune(finishedBefore: cutoff)
+        journalFailed(journal.use(now: time) { journal throws(JournalError) in try journal.prune(before: cutoff) })
+    }
+
+    /// One greppable `BEACON` line per request, always with pod, ad, event, URL, status and latency
+    /// (`-` when there was no HTTP answer), and the attempt and reason when it did not deliver.
+    private func logBeacon(_ result: BeaconSender.Result, of delivery: BeaconDelivery) {
+        let key = delivery.key
+        var line = "pod=\(key.podID) ad=\(key.adID) event=\(key.event) url=\(key.url)"
+        if case .answered(let status) = result.outcome {
+            line += " status=\(status)"
+        } else {
+            line += " status=-"
+        }
+        line += " latency_ms=\(result.latencyMilliseconds) attempt=\(delivery.attempts)"
+        if delivery.resend { line += " resend=true" }
+        let reason = delivery.lastError.map { " reason=\"\($0)\"" } ?? ""
+        switch (delivery.state, result.outcome) {
+        case (_, .notSent):
+            logs.beacon.info("BEACON not sent (quiet) \(line)")
+        case (.delivered, _):
+            logs.beacon.info("BEACON sent \(line)")
+        case (.due, _), (.inFlight, _):
+            let next = max(delivery.nextAttemptAt - now(), 0)
+            logs.beacon.warning("BEACON retrying \(line) next_attempt_in_ms=\(next)\(reason)")
+        case (.failed, .refused):
+            logs.beacon.warning("BEACON refused \(line)\(reason)")
+        case (.failed, _):
+            logs.beacon.warning("BEACON failed \(line)\(reason)")
         }
     }
 
@@ -534,6 +739,21 @@ public actor BeaconDaemon: Service {
         return StatusReport(
             version: configuration.version, state: state, session: session?.endpoints,
             playhead: session?.tracking.judge.lastPlayhead, lastTickAt: lastTickAt, lastMetadataAt: lastMetadataAt, dataRange: session?.tracking.dataRange,
-            adBreaks: session?.tracking.schedule.pods ?? [], counters: counters, lastError: sessionError ?? lastError)
+            adBreaks: session?.tracking.schedule.pods ?? [], counters: counters, lastError: sessionError ?? lastError,
+            deliveries: deliveryReport(), journal: journalReport())
+    }
+
+    /// Unfinished deliveries of any session, and the finished ones of the session being played.
+    private func deliveryReport() -> [StatusReport.Delivery] {
+        let sessionKey = session?.endpoints.journalKey
+        return queue.deliveries.values
+            .filter { !$0.state.isFinished || $0.key.sessionID == sessionKey }
+            .sorted { ($0.dueAt, $0.key.podID, $0.key.url) < ($1.dueAt, $1.key.podID, $1.key.url) }
+            .map(StatusReport.Delivery.init)
+    }
+
+    private func journalReport() -> StatusReport.Journal {
+        guard journal.isConfigured else { return StatusReport.Journal(state: .off) }
+        return journal.problem.map { StatusReport.Journal(state: .unavailable, error: $0) } ?? StatusReport.Journal(state: .ok)
     }
 }

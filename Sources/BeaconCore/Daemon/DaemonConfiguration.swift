@@ -9,6 +9,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var retention: Duration = .seconds(7200)
     /// How long in-flight beacons may take to finish at shutdown.
     public var drainTimeout: Duration = .seconds(5)
+    /// How long after it became due a beacon is still retried before it is given up.
+    public var beaconMaxAge: Duration = .seconds(15 * 60)
+    /// Beacon requests in flight at once to one host.
+    public var maxInFlightPerHost = 6
+    /// Beacon requests in flight at once in all.
+    public var maxInFlight = 32
     /// Compute everything, send no beacon.
     public var quiet = false
     /// Log every beacon and metadata line, debug ones included, whatever the log level.

@@ -21,8 +21,10 @@ public enum DaemonNotification: Sendable {
     case beaconsDue(Firing)
     /// A fired tracking event finished: every signaling URL's result and the event's new reporting state.
     case beaconsDelivered(Firing, results: [BeaconSender.Result], state: ReportingState)
-    /// Shutdown began; this many tracking events still had requests in flight.
+    /// A request of this delivery did not deliver; it is due again at its `nextAttemptAt`.
+    case beaconRetrying(BeaconDelivery)
+    /// Shutdown began; this many beacon requests were in flight.
     case drainStarted(inFlight: Int)
-    /// The drain timeout passed with this many tracking events still in flight; they were cancelled.
+    /// The drain timeout passed with this many beacon requests still in flight; they were cancelled and stay due.
     case drainTimedOut(inFlight: Int)
 }

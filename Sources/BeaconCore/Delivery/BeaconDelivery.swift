@@ -2,7 +2,7 @@
 public struct BeaconDelivery: Sendable, Equatable, Codable {
     /// What identifies a delivery across restarts.
     public struct Key: Hashable, Sendable, Codable {
-        /// The session's `sessid`; empty when the stream carries none.
+        /// The session's `sessid`, or its media URL when the stream carries none.
         public var sessionID: String
         public var podID: String
         public var adID: String
@@ -77,5 +77,19 @@ public struct BeaconDelivery: Sendable, Equatable, Codable {
         self.nextAttemptAt = nextAttemptAt ?? dueAt
         self.updatedAt = updatedAt ?? dueAt
         self.resend = resend
+    }
+}
+
+extension ReportingState {
+    /// The reporting state of a fired tracking event, from the deliveries of its signaling URLs:
+    /// connecting while any is due or in flight, done when all were delivered, else failed.
+    public init(deliveries: some Collection<BeaconDelivery>) {
+        if deliveries.contains(where: { !$0.state.isFinished }) {
+            self = .connecting
+        } else if deliveries.allSatisfy({ $0.state == .delivered }) {
+            self = .done
+        } else {
+            self = .failed
+        }
     }
 }

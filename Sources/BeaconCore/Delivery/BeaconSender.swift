@@ -1,4 +1,4 @@
-/// Requests every signaling URL of a fired tracking event, concurrently.
+/// Requests one signaling URL and says what became of it.
 public struct BeaconSender: Sendable {
     public var client: any HTTPClient
     /// Compute everything, send nothing.
@@ -9,13 +9,13 @@ public struct BeaconSender: Sendable {
         self.quiet = quiet
     }
 
-    /// What became of one signaling URL.
+    /// What became of one request of a signaling URL.
     public struct Result: Sendable, Equatable {
         public enum Outcome: Sendable, Equatable {
             /// The server answered with this HTTP status.
             case answered(status: Int)
             /// No HTTP answer: connection, timeout or redirect trouble.
-            case failed(String)
+            case failed(HTTPClientError)
             /// Never requested: the URL is not one we may send to.
             case refused(String)
             /// Never requested: the daemon is quiet.
@@ -25,6 +25,15 @@ public struct BeaconSender: Sendable {
         public var url: String
         public var outcome: Outcome
         public var latencyMilliseconds: Int64
+        /// The answer's `Retry-After` header, as sent.
+        public var retryAfter: String?
+
+        public init(url: String, outcome: Outcome, latencyMilliseconds: Int64, retryAfter: String? = nil) {
+            self.url = url
+            self.outcome = outcome
+            self.latencyMilliseconds = latencyMilliseconds
+            self.retryAfter = retryAfter
+        }
 
         /// Whether this URL counts as reported.
         public var isSuccess: Bool {
@@ -36,18 +45,7 @@ public struct BeaconSender: Sendable {
         }
     }
 
-    public func send(_ firing: Firing) async -> [Result] {
-        await withTaskGroup(of: (Int, Result).self) { group in
-            for (index, url) in firing.signalingUrls.enumerated() {
-                group.addTask { (index, await send(url)) }
-            }
-            var results = [Result?](repeating: nil, count: firing.signalingUrls.count)
-            for await (index, result) in group { results[index] = result }
-            return results.compactMap { $0 }
-        }
-    }
-
-    private func send(_ url: String) async -> Result {
+    public func send(_ url: String) async -> Result {
         if let reason = URLPolicy.refusal(of: url) {
             return Result(url: url, outcome: .refused(reason), latencyMilliseconds: 0)
         }
@@ -56,7 +54,7 @@ public struct BeaconSender: Sendable {
             let response = try await client.send(HTTPClientRequest(url: url, maxResponseBytes: 0))
             return Result(url: url, outcome: .answered(status: response.status), latencyMilliseconds: response.latencyMilliseconds)
         } catch {
-            return Result(url: url, outcome: .failed(error.description), latencyMilliseconds: 0)
+            return Result(url: url, outcome: .failed(error), latencyMilliseconds: 0)
         }
     }
 }

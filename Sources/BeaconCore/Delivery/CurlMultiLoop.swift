@@ -194,7 +194,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 return (inbox.submissions, inbox.cancellations, inbox.stopRequested)
             }
             for submission in submissions {
-                let host = HostAdmission<Submission>.host(of: submission.request.url)
+                let host = URLPolicy.hostKey(of: submission.request.url)
                 if let admitted = admission.admit(submission, id: submission.id, host: host) { start(admitted, host: host) }
             }
             for id in cancellations {

@@ -65,16 +65,4 @@ struct HostAdmission<Item> {
         defer { waiting = [:] }
         return waiting.values.flatMap { $0.items[$0.head...].map(\.item) }
     }
-
-    /// The key of the host `url` goes to: scheme, host and port as written, lowercased, without
-    /// user information. A URL without an authority gets a key of its own.
-    static func host(of url: String) -> String {
-        let bytes = url.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) else { return url }
-        let start = bytes.index(colon, offsetBy: 3)
-        let end = bytes[start...].firstIndex { "/?#".utf8.contains($0) } ?? bytes.endIndex
-        let hostStart = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")).map { bytes.index(after: $0) } ?? start
-        guard hostStart < end else { return url }
-        return (url[..<start] + url[hostStart..<end]).lowercased()
-    }
 }

@@ -21,7 +21,7 @@ extension DaemonNotification {
             ])
         case .adBreaksDiscovered(let podIDs):
             HistoryEvent(.adBreaksDiscovered, ["adBreaks": podIDs.joined(separator: ",")])
-        case .metadataUnchanged, .beaconsDue:
+        case .metadataUnchanged, .beaconsDue, .beaconRetrying:
             nil
         case .metadataFailed(let reason):
             HistoryEvent(.metadataFailed, ["reason": reason])
@@ -66,7 +66,8 @@ extension BeaconSender.Result {
     fileprivate var failureReason: String {
         switch outcome {
         case .answered(let status): "HTTP \(status)"
-        case .failed(let reason), .refused(let reason): reason
+        case .failed(let error): error.description
+        case .refused(let reason): reason
         case .notSent: "not sent"
         }
     }

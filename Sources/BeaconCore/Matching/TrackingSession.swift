@@ -13,6 +13,32 @@ public struct TrackingSession: Sendable {
         self.retention = retention
     }
 
+    /// Resumes a session from its snapshot. `states` are the reporting states its deliveries left;
+    /// every other event is idle. Returns the session and the events whose window was played but
+    /// that never fired.
+    public static func resuming(
+        _ snapshot: SessionSnapshot, states: [EventReference: ReportingState], retention: Milliseconds
+    ) -> (session: TrackingSession, due: [Firing]) {
+        var session = TrackingSession(retention: retention)
+        session.dataRange = snapshot.dataRange
+        for pair in snapshot.played where pair.count == 2 && pair[0] <= pair[1] {
+            session.played.insert(pair[0]...pair[1])
+        }
+        // Merging into an empty schedule appends in order: every reference is as it was.
+        let changes = session.schedule.merge(snapshot.adBreaks)
+        for (reference, state) in states { session.schedule.setReportingState(state, of: reference) }
+        var due: [EventReference] = []
+        for reference in changes.added { session.index(reference, into: &due) }
+        return (session, session.fire(due))
+    }
+
+    /// What a restart needs to resume this session.
+    public func snapshot(endpoints: SessionEndpoints, savedAt: Milliseconds) -> SessionSnapshot {
+        SessionSnapshot(
+            endpoints: endpoints, adBreaks: schedule.pods, dataRange: dataRange,
+            played: played.ranges.map { [$0.lowerBound, $0.upperBound] }, playhead: judge.lastPlayhead, savedAt: savedAt)
+    }
+
     /// Playback-triggered events not fired yet.
     public var pendingCount: Int { pending.count }
 

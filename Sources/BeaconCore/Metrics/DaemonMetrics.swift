@@ -21,6 +21,9 @@ public final class DaemonMetrics: Sendable {
         static let sessions = "beaconctl_sessions_total"
         static let sessionActive = "beaconctl_session_active"
         static let badInputLines = "beaconctl_bad_input_lines_total"
+        static let beaconRetries = "beaconctl_beacon_retries_total"
+        static let beaconBacklog = "beaconctl_beacon_deliveries_due"
+        static let journalAvailable = "beaconctl_journal_available"
     }
 
     private let factory: any MetricsFactory
@@ -33,6 +36,9 @@ public final class DaemonMetrics: Sendable {
     private let sessionsReady: Counter
     private let sessionsFailed: Counter
     private let badInputLines: Counter
+    private let beaconRetries: Counter
+    private let beaconBacklog: Gauge
+    private let journalAvailable: Gauge
     private let sessionActive: Gauge
     private let metadataAge: AbsentWhenUnknownGauge
     private let lastTickAge: AbsentWhenUnknownGauge
@@ -49,6 +55,11 @@ public final class DaemonMetrics: Sendable {
         sessionsReady = Counter(label: Name.sessions, dimensions: [("result", "ready")], factory: factory)
         sessionsFailed = Counter(label: Name.sessions, dimensions: [("result", "failed")], factory: factory)
         badInputLines = Counter(label: Name.badInputLines, factory: factory)
+        beaconRetries = Counter(label: Name.beaconRetries, factory: factory)
+        beaconBacklog = Gauge(label: Name.beaconBacklog, factory: factory)
+        beaconBacklog.record(0)
+        journalAvailable = Gauge(label: Name.journalAvailable, factory: factory)
+        journalAvailable.record(0)
         sessionActive = Gauge(label: Name.sessionActive, factory: factory)
         sessionActive.record(0)
         metadataAge = AbsentWhenUnknownGauge(label: Name.metadataAge, factory: factory)
@@ -78,6 +89,8 @@ public final class DaemonMetrics: Sendable {
                     beaconLatency.recordMilliseconds(result.latencyMilliseconds)
                 }
             }
+        case .beaconRetrying:
+            beaconRetries.increment()
         case .sessionStarting, .sessionEnded, .drainStarted, .drainTimedOut:
             break
         }
@@ -87,6 +100,8 @@ public final class DaemonMetrics: Sendable {
     /// The ages are absent while the daemon has seen no tick, or its session no metadata.
     public func observe(_ report: StatusReport, now: Milliseconds) {
         sessionActive.record(report.session == nil ? 0 : 1)
+        beaconBacklog.record(report.deliveries.count { !$0.state.isFinished })
+        journalAvailable.record(report.journal.state == .ok ? 1 : 0)
         metadataAge.set(report.lastMetadataAt.map { Self.seconds(from: $0, to: now) })
         lastTickAge.set(report.lastTickAt.map { Self.seconds(from: $0, to: now) })
     }

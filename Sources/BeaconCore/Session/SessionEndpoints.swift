@@ -22,6 +22,9 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
         self.sessionId = sessionId
     }
 
+    /// What the journal files this session's deliveries under: its `sessid`, or else its media URL.
+    public var journalKey: String { sessionId ?? mediaUrl }
+
     private enum CodingKeys: String, CodingKey { case mediaUrl, manifestUrl, trackingUrl, sessionId }
 
     public func encode(to encoder: any Encoder) throws {

@@ -2,7 +2,7 @@
 public enum ServiceStatus {
     /// The session state (`idle`, `initializing`, `ready`, `playing`, ...); `playing an ad <id>`
     /// while the playhead is inside an ad (`paused in ad <id>` and the like for other states);
-    /// then `, retry backlog <n>` while n tracking events are due but not finished.
+    /// then `, retry backlog <n>` while n beacon deliveries wait for a retry.
     public static func describe(_ report: StatusReport) -> String {
         var text = report.state
         if let playhead = report.playhead, let ad = ad(at: playhead, in: report.adBreaks) {
@@ -13,13 +13,9 @@ public enum ServiceStatus {
         return text
     }
 
-    /// Tracking events fired whose signaling URLs have not all answered yet.
+    /// Beacon deliveries due again after a request that did not deliver.
     static func backlog(of report: StatusReport) -> Int {
-        report.adBreaks.reduce(0) { total, pod in
-            pod.ads.reduce(total) { total, ad in
-                total + ad.trackingEvents.count { $0.reportingState == .connecting }
-            }
-        }
+        report.deliveries.count { $0.state == .due && $0.attempts > 0 }
     }
 
     private static func ad(at playhead: Milliseconds, in pods: [Pod]) -> Ad? {

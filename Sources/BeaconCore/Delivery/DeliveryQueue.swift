@@ -1,0 +1,175 @@
+/// Every beacon delivery the daemon knows, and which of them may be requested now.
+///
+/// Pure and clock-free: callers pass the time in. Due deliveries start oldest first, at most
+/// `perHostLimit` in flight to one host and `totalLimit` in all, so one slow or failing ad server
+/// cannot starve the others and a backlog never leaves as a herd. When a host answers again after
+/// failures, its deliveries waiting out a backoff become due at once, still oldest first.
+public struct DeliveryQueue: Sendable {
+    public typealias Key = BeaconDelivery.Key
+
+    public let perHostLimit: Int
+    public let totalLimit: Int
+    /// Every delivery, finished ones included until pruned.
+    public private(set) var deliveries: [Key: BeaconDelivery] = [:]
+    /// Due deliveries, ordered by `dueAt`, then by arrival.
+    private var waiting: [Waiting] = []
+    private var arrivals = 0
+    private var inFlightPerHost: [String: Int] = [:]
+    public private(set) var inFlightCount = 0
+
+    private struct Waiting: Sendable {
+        var key: Key
+        var host: String
+        var dueAt: Milliseconds
+        var arrival: Int
+    }
+
+    public init(perHostLimit: Int = 6, totalLimit: Int = 32) {
+        self.perHostLimit = max(perHostLimit, 1)
+        self.totalLimit = max(totalLimit, 1)
+    }
+
+    /// Due deliveries, waiting to start or to be retried.
+    public var dueCount: Int { waiting.count }
+
+    /// Adds a delivery in any state; one already known by its key is left as it is.
+    /// An in-flight delivery (restored after a restart) is due again, marked as a possible re-send.
+    @discardableResult
+    public mutating func add(_ delivery: BeaconDelivery) -> Bool {
+        guard deliveries[delivery.key] == nil else { return false }
+        var delivery = delivery
+        if delivery.state == .inFlight {
+            delivery.state = .due
+            delivery.resend = true
+        }
+        deliveries[delivery.key] = delivery
+        if delivery.state == .due { enqueue(delivery) }
+        return true
+    }
+
+    /// Starts the due deliveries that may start at `now`: marks them in flight, counts the attempt
+    /// and returns them, oldest first.
+    public mutating func start(now: Milliseconds) -> [BeaconDelivery] {
+        var started: [BeaconDelivery] = []
+        var index = 0
+        while index < waiting.count, inFlightCount < totalLimit {
+            let entry = waiting[index]
+            guard let delivery = deliveries[entry.key], delivery.nextAttemptAt <= now, inFlightPerHost[entry.host, default: 0] < perHostLimit else {
+                index += 1
+                continue
+            }
+            waiting.remove(at: index)
+            inFlightPerHost[entry.host, default: 0] += 1
+            inFlightCount += 1
+            var running = delivery
+            running.state = .inFlight
+            running.attempts += 1
+            running.updatedAt = now
+            deliveries[entry.key] = running
+            started.append(running)
+        }
+        return started
+    }
+
+    /// Records the verdict on an in-flight delivery's request and returns the delivery as it now
+    /// stands; nil when the key is not in flight.
+    public mutating func finish(
+        _ key: Key, verdict: RetryPolicy.Verdict, result: BeaconSender.Result, now: Milliseconds
+    ) -> BeaconDelivery? {
+        guard var delivery = deliveries[key], delivery.state == .inFlight else { return nil }
+        let host = release(key)
+        if case .answered(let status) = result.outcome { delivery.lastStatus = status }
+        delivery.resend = false
+        delivery.updatedAt = now
+        switch verdict {
+        case .delivered:
+            delivery.state = .delivered
+            delivery.lastError = nil
+            retryNow(host: host, now: now)
+        case .retry(let time, let reason):
+            delivery.state = .due
+            delivery.lastError = reason
+            delivery.nextAttemptAt = time
+        case .failed(let reason):
+            delivery.state = .failed
+            delivery.lastError = reason
+        }
+        deliveries[key] = delivery
+        if delivery.state == .due { enqueue(delivery) }
+        return delivery
+    }
+
+    /// Puts an in-flight delivery whose request was cancelled back to due: the server may have
+    /// received it, so its next request is a possible re-send.
+    public mutating func interrupt(_ key: Key, now: Milliseconds) -> BeaconDelivery? {
+        guard var delivery = deliveries[key], delivery.state == .inFlight else { return nil }
+        release(key)
+        delivery.state = .due
+        delivery.resend = true
+        delivery.lastError = "interrupted"
+        delivery.updatedAt = now
+        deliveries[key] = delivery
+        enqueue(delivery)
+        return delivery
+    }
+
+    /// Gives up the due deliveries that became due before `cutoff`: they are not requested any more.
+    public mutating func expire(dueBefore cutoff: Milliseconds, now: Milliseconds, reason: String) -> [BeaconDelivery] {
+        guard let first = waiting.first, first.dueAt < cutoff else { return [] }
+        var expired: [BeaconDelivery] = []
+        waiting.removeAll { entry in
+            guard entry.dueAt < cutoff, var delivery = deliveries[entry.key] else { return false }
+            delivery.state = .failed
+            delivery.lastError = delivery.lastError.map { "\(reason); last: \($0)" } ?? reason
+            delivery.updatedAt = now
+            deliveries[entry.key] = delivery
+            expired.append(delivery)
+            return true
+        }
+        return expired
+    }
+
+    /// The earliest time after `now` at which a waiting delivery's backoff ends, if any. Deliveries
+    /// held back only by the in-flight limits start when a request finishes instead.
+    public func nextAttempt(after now: Milliseconds) -> Milliseconds? {
+        waiting.lazy.compactMap { self.deliveries[$0.key]?.nextAttemptAt }.filter { $0 > now }.min()
+    }
+
+    /// The deliveries of one firing of a tracking event: same session, event and occurrence.
+    public func deliveries(sharingFiringWith key: Key) -> [BeaconDelivery] {
+        deliveries.values.filter {
+            $0.key.sessionID == key.sessionID && $0.key.podID == key.podID && $0.key.adID == key.adID && $0.key.event == key.event
+                && $0.key.eventStart == key.eventStart && $0.key.occurrence == key.occurrence
+        }
+    }
+
+    /// Forgets finished deliveries last updated before `cutoff`.
+    public mutating func prune(finishedBefore cutoff: Milliseconds) {
+        deliveries = deliveries.filter { !$0.value.state.isFinished || $0.value.updatedAt >= cutoff }
+    }
+
+    private mutating func enqueue(_ delivery: BeaconDelivery) {
+        arrivals += 1
+        let entry = Waiting(key: delivery.key, host: URLPolicy.hostKey(of: delivery.key.url), dueAt: delivery.dueAt, arrival: arrivals)
+        let index = waiting.partitionPoint { $0.dueAt <= entry.dueAt }
+        waiting.insert(entry, at: index)
+    }
+
+    @discardableResult
+    private mutating func release(_ key: Key) -> String {
+        let host = URLPolicy.hostKey(of: key.url)
+        inFlightPerHost[host, default: 1] -= 1
+        if inFlightPerHost[host] == 0 { inFlightPerHost[host] = nil }
+        inFlightCount -= 1
+        return host
+    }
+
+    /// A host answered: what waits out a backoff for it may go now.
+    private mutating func retryNow(host: String, now: Milliseconds) {
+        for entry in waiting where entry.host == host {
+            if let delivery = deliveries[entry.key], delivery.nextAttemptAt > now {
+                deliveries[entry.key]?.nextAttemptAt = now
+            }
+        }
+    }
+}
