@@ -31,7 +31,7 @@ import Testing
 
     @Test func aFailingOrRefusedURLMakesItsEventFailed() async throws {
         try await withPlayback(
-            configure: { $0.answerBeacons(containing: "cn=midpoint", with: .status(500)) },
+            configure: { $0.answerBeacons(containing: "cn=midpoint", with: .status(404)) },
             pods: { service in
                 let ad = StandardAd.make(id: "bad", start: podStart, duration: 8_000, userTypes: []) { type in
                     type == .thirdQuartile ? ["file:///etc/passwd"] : [service.beaconURL(ad: "bad", type)]
@@ -61,7 +61,7 @@ import Testing
             #expect(refusal.count == 1, "\(daemon.stderrText.suffix(3000))")
             #expect(refusal.first?.contains("file:///etc/passwd") == true)
             #expect(refusal.first?.contains("event=thirdQuartile") == true)
-            #expect(daemon.stderrLines.contains { $0.contains("BEACON failed") && $0.contains("event=midpoint") && $0.contains("status=500") })
+            #expect(daemon.stderrLines.contains { $0.contains("BEACON failed") && $0.contains("event=midpoint") && $0.contains("status=404") })
         }
     }
 

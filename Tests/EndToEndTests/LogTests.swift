@@ -41,7 +41,7 @@ import Testing
         let (lines, _) = try await playOneAd()
         let beacons = lines.filter { $0.contains(" BEACON ") }
         #expect(beacons.count == Ads.playbackTypes.count, "\(lines.joined(separator: "\n"))")
-        let shape = try Regex(#"> BEACON sent pod=p1 ad=p1-a1 event=\w+ url=http://127\.0\.0\.1:\d+/beacon\S* status=200 latency_ms=\d+$"#)
+        let shape = try Regex(#"> BEACON sent pod=p1 ad=p1-a1 event=\w+ url=http://127\.0\.0\.1:\d+/beacon\S* status=200 latency_ms=\d+ attempt=1$"#)
         for line in beacons { #expect(line.firstMatch(of: shape) != nil, "\(line)") }
     }
 

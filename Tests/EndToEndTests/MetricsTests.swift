@@ -27,7 +27,7 @@ import Testing
         return (response, try Exposition(parsing: response.body))
     }
 
-    /// An ad whose midpoint URL answers 500 and whose thirdQuartile URL is refused, then two more ad breaks.
+    /// An ad whose midpoint URL answers 404 (not retried) and whose thirdQuartile URL is refused, then two more ad breaks.
     func pods(_ service: AdService, thirdBreak: Bool) -> [Pod] {
         let ad = StandardAd.make(id: "m1", start: podStart, duration: 8_000, userTypes: [.mute]) { type in
             type == .thirdQuartile ? ["file:///etc/passwd"] : [service.beaconURL(ad: "m1", type)]
@@ -41,7 +41,7 @@ import Testing
         try await withPlayback(
             arguments: ["--metrics-address", "127.0.0.1:0", "--metadata-interval", "0.2"],
             serving: { service in
-                service.answerBeacons(containing: "cn=midpoint", with: .status(500))
+                service.answerBeacons(containing: "cn=midpoint", with: .status(404))
                 service.serve(Ads.document(pods(service, thirdBreak: false)))
             }
         ) { service, daemon in
@@ -87,7 +87,7 @@ import Testing
             #expect(metrics.value(events, ["event": "thirdQuartile", "state": "failed"]) == 1, "\(metrics.describe(events))")
             #expect(metrics.value("beaconctl_tracking_events_due") == 0)
 
-            // Six answers (five 2xx and the 500); the refused URL was never requested.
+            // Six answers (five 2xx and the 404); the refused URL was never requested.
             let latency = "beaconctl_beacon_latency_seconds"
             #expect(metrics.types[latency] == "histogram")
             #expect(metrics.value("\(latency)_count") == 6, "\(metrics.describe(latency))")

@@ -48,13 +48,20 @@ import Testing
             let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             #expect(
                 Set(object.keys)
-                    == ["apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters", "lastError"])
+                    == [
+                        "apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters",
+                        "lastError", "deliveries", "journal",
+                    ])
             #expect(object["apiLevel"] as? Int == 1)
             #expect(object["state"] as? String == "playing")
             let session = try #require(object["session"] as? [String: Any])
             #expect(Set(session.keys) == ["mediaUrl", "manifestUrl", "trackingUrl", "sessionId"])
             let counters = try #require(object["counters"] as? [String: Any])
-            #expect(Set(counters.keys) == ["ticks", "badLines", "beaconsSent", "beaconsFailed", "metadataFetches", "metadataErrors"])
+            #expect(
+                Set(counters.keys) == [
+                    "ticks", "badLines", "beaconsSent", "beaconsFailed", "beaconsRetried", "beaconsResent", "metadataFetches", "metadataErrors",
+                    "journalErrors",
+                ])
             #expect(object["lastError"] is NSNull)
             let report = try StatusReport.decode(jsonLine: text)
             #expect(report.playhead == podStart + 7_000)

@@ -64,12 +64,16 @@ public actor BeaconDaemon: Service {
     private var settledWaiters: [CheckedContinuation<Void, Never>] = []
 
     private var draining = false
+    /// Set when the drain timeout passed: nothing more is requested.
+    private var drainTimedOut = false
+    /// The occurrence of the last repeatable firing, so two in the same millisecond stay two deliveries.
+    private var lastOccurrence: Milliseconds = 0
     /// Every beacon delivery: due, in flight, and finished ones until retention prunes them.
     private var queue: DeliveryQueue
     private let retryPolicy: RetryPolicy
     private var random = SystemRandomNumberGenerator()
     private var journal: JournalAccess
-    private var lastPruneAt: Milliseconds = .min
+    private var lastPruneAt: Milliseconds?
     /// The last result of each delivery whose tracking event has not finished yet.
     private var lastResults: [BeaconDelivery.Key: BeaconSender.Result] = [:]
     /// Deliveries whose request may leave now, handed to the delivery loop.
@@ -163,8 +167,9 @@ public actor BeaconDaemon: Service {
         supervisorWaiter?.resume(returning: nil)
         supervisorWaiter = nil
         resumeSettledWaiters()
-        startedInput.finish()
-        if queue.inFlightCount == 0 { drainedInput.finish() }
+        // What is due now still leaves within the drain timeout; what waits for a retry stays due.
+        startDeliveries()
+        finishDrainIfIdle()
     }
 
     private func waitForDeliveries() async {
@@ -183,6 +188,7 @@ public actor BeaconDaemon: Service {
             return first
         }
         if !finished {
+            drainTimedOut = true
             logs.drain.warning("drain timeout: cancelling \(queue.inFlightCount) beacon requests still in flight; they stay due in the journal")
             notify(.drainTimedOut(inFlight: queue.inFlightCount))
         }
@@ -497,7 +503,11 @@ public actor BeaconDaemon: Service {
                 continue
             }
             // An event that fires once is one delivery per URL for good; a repeatable one is a new one each time.
-            let occurrence = firing.event.trigger == .playback ? 0 : time
+            var occurrence: Milliseconds = 0
+            if firing.event.trigger != .playback {
+                lastOccurrence = max(time, lastOccurrence + 1)
+                occurrence = lastOccurrence
+            }
             for url in firing.signalingUrls {
                 let key = BeaconDelivery.Key(
                     sessionID: sessionKey, podID: firing.podID, adID: firing.adID, event: firing.event, eventStart: firing.eventStart,
@@ -520,7 +530,7 @@ public actor BeaconDaemon: Service {
             logBeacon(result, of: expired)
             finished(expired, result: result)
         }
-        let starting = draining ? [] : queue.start(now: time)
+        let starting = drainTimedOut ? [] : queue.start(now: time)
         write(changed + starting)
         for delivery in starting {
             if delivery.attempts > 1 { counters.beaconsRetried += 1 }
@@ -575,13 +585,20 @@ public actor BeaconDaemon: Service {
         if updated.state == .due, !draining { notify(.beaconRetrying(updated)) }
         if updated.state.isFinished { finished(updated, result: result) }
         wakeup.signal()
-        if draining && queue.inFlightCount == 0 { drainedInput.finish() }
+        finishDrainIfIdle()
+    }
+
+    /// Ends the delivery loop once draining leaves no request in flight.
+    private func finishDrainIfIdle() {
+        guard draining, queue.inFlightCount == 0 else { return }
+        startedInput.finish()
+        drainedInput.finish()
     }
 
     /// A delivery ended: when its tracking event's last one has, the event gets its reporting state.
     private func finished(_ delivery: BeaconDelivery, result: BeaconSender.Result) {
         switch delivery.state {
-        case .delivered: counters.beaconsSent += 1
+        case .delivered: if result.outcome != .notSent { counters.beaconsSent += 1 }
         case .failed: counters.beaconsFailed += 1
         case .due, .inFlight: return
         }
@@ -687,7 +704,7 @@ public actor BeaconDaemon: Service {
     /// Forgets finished deliveries and old sessions past retention, at most every few minutes.
     private func pruneJournal() {
         let time = now()
-        guard time - lastPruneAt >= 5 * 60_000 else { return }
+        if let lastPruneAt, time - lastPruneAt < 5 * 60_000 { return }
         lastPruneAt = time
         let cutoff = time - configuration.retention.milliseconds
         queue.prune(finishedBefore: cutoff)

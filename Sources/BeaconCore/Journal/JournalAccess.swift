@@ -11,7 +11,7 @@ struct JournalAccess {
     private var journal: (any BeaconJournal)?
     /// Why the journal is not in use; nil while it works or when there is none by configuration.
     private(set) var problem: String?
-    private var nextOpenAt: Milliseconds = .min
+    private var nextOpenAt: Milliseconds = 0
 
     /// Without an opener the daemon keeps everything in memory, by configuration.
     init(opener: Opener?) {
