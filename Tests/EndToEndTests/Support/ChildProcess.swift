@@ -14,6 +14,9 @@ final class ChildProcess: Sendable {
     let stdout = StreamBuffer()
     let stderr = StreamBuffer()
     private let exit = Mutex<(status: Int32, at: ContinuousClock.Instant)?>(nil)
+    /// The journal directory a daemon started by this child gets unless the test names one: its own,
+    /// so no test resumes another's deliveries.
+    private let ownStateDirectory: String?
 
     /// Variables that make libcurl use a proxy: tests talk to loopback only.
     static let proxyVariables: Set<String> = [
@@ -24,7 +27,7 @@ final class ChildProcess: Sendable {
     /// beaconctl's own, and no config file, so a test sees only the settings it gives.
     static func environment(_ overrides: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.filter { name, _ in
-            !proxyVariables.contains(name) && name != "JOURNAL_STREAM" && !name.hasPrefix("BEACONCTL_")
+            !proxyVariables.contains(name) && name != "JOURNAL_STREAM" && !name.hasPrefix("BEACONCTL_") && name != "STATE_DIRECTORY"
         }
         environment["BEACONCTL_CONFIG"] = "/dev/null"
         environment.merge(overrides) { $1 }
@@ -39,6 +42,14 @@ final class ChildProcess: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        var overrides = overrides
+        if overrides["STATE_DIRECTORY"] == nil {
+            let state = NSTemporaryDirectory() + "beaconctl-test-state-" + UUID().uuidString
+            overrides["STATE_DIRECTORY"] = state
+            ownStateDirectory = state
+        } else {
+            ownStateDirectory = nil
+        }
         process.environment = Self.environment(overrides)
         let (stdinPipe, stdoutPipe, stderrPipe) = (Pipe(), Pipe(), Pipe())
         for pipe in [stdinPipe, stdoutPipe, stderrPipe] {
@@ -63,6 +74,7 @@ final class ChildProcess: Sendable {
 
     deinit {
         kill()
+        if let ownStateDirectory { try? FileManager.default.removeItem(atPath: ownStateDirectory) }
     }
 
     private static let ignoreBrokenPipes: Void = {
