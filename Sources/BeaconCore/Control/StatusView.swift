@@ -24,7 +24,13 @@ public enum StatusView {
         }
         let counters = report.counters
         lines.append(field("ticks", "\(counters.ticks)   bad lines \(counters.badLines)"))
-        lines.append(field("beacons", "\(counters.beaconsSent) sent   \(counters.beaconsFailed) failed"))
+        lines.append(
+            field(
+                "beacons",
+                "\(counters.beaconsSent) sent   \(counters.beaconsFailed) failed   \(counters.beaconsRetried) retried   \(counters.beaconsResent) re-sent"))
+        let waiting = report.deliveries.count { !$0.state.isFinished }
+        if waiting > 0 { lines.append(field("backlog", "\(waiting) beacon deliveries due or in flight")) }
+        lines.append(field("journal", journal(report.journal, errors: counters.journalErrors)))
         lines.append(field("metadata", "\(counters.metadataFetches) fetches   \(counters.metadataErrors) errors"))
         if let error = report.lastError { lines.append(field("last error", error)) }
         if report.adBreaks.isEmpty {
@@ -41,10 +47,31 @@ public enum StatusView {
                     let urls = event.signalingUrls.count == 1 ? "1 URL" : "\(event.signalingUrls.count) URLs"
                     lines.append(
                         "    \(padded(state, 10)) \(padded(event.event.rawValue, 18)) +\(padded(UTCTime.formatSpan(event.startTime - ad.startTime), 8)) \(urls)")
+                    for delivery in report.deliveries where delivery.podId == pod.id && delivery.adId == ad.id && delivery.event == event.event {
+                        if let line = detail(delivery) { lines.append("      " + line) }
+                    }
                 }
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// One signaling URL's delivery, unless it went through at the first request.
+    static func detail(_ delivery: StatusReport.Delivery) -> String? {
+        if delivery.state == .delivered && delivery.attempts <= 1 { return nil }
+        var text = "\(padded(delivery.state.rawValue, 10)) attempts \(delivery.attempts)"
+        if let status = delivery.lastStatus { text += "   last HTTP \(status)" }
+        if let next = delivery.nextAttemptAt { text += "   next \(UTCTime.format(next))" }
+        if let error = delivery.lastError { text += "   \(error)" }
+        return text + "   " + delivery.url
+    }
+
+    static func journal(_ journal: StatusReport.Journal, errors: Int) -> String {
+        switch journal.state {
+        case .ok: errors == 0 ? "ok" : "ok (\(errors) errors so far)"
+        case .unavailable: "UNAVAILABLE, working from memory: \(journal.error ?? "unknown error") (\(errors) errors)"
+        case .off: "off (memory only)"
+        }
     }
 
     static func nextBreak(after playhead: Milliseconds, in pods: [Pod]) -> String {

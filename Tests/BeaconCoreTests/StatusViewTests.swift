@@ -1,0 +1,59 @@
+import Testing
+@testable import BeaconCore
+
+@Suite struct StatusViewTests {
+    static let pod = Fixture.pod(id: "p1", start: Fixture.t0, userEvents: false)
+
+    static func delivery(_ type: TrackingEventType, _ state: BeaconDelivery.State, attempts: Int, status: Int? = nil, error: String? = nil)
+        -> StatusReport.Delivery
+    {
+        StatusReport.Delivery(
+            BeaconDelivery(
+                key: BeaconDelivery.Key(
+                    sessionID: "s", podID: "p1", adID: "p1", event: type, eventStart: Fixture.t0, url: Fixture.url(ad: "p1", type), occurrence: 0),
+                reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), state: state, attempts: attempts, lastStatus: status,
+                lastError: error, dueAt: Fixture.t0, nextAttemptAt: Fixture.t0 + 2_000))
+    }
+
+    func render(deliveries: [StatusReport.Delivery], journal: StatusReport.Journal, journalErrors: Int = 0) -> [String] {
+        var counters = StatusReport.Counters()
+        counters.beaconsRetried = 4
+        counters.beaconsResent = 1
+        counters.journalErrors = journalErrors
+        let report = StatusReport(
+            version: "v", state: "playing", session: nil, playhead: Fixture.t0 + 1_000, dataRange: nil, adBreaks: [Self.pod],
+            counters: counters, deliveries: deliveries, journal: journal)
+        return StatusView.render(report).split(separator: "\n").map(String.init)
+    }
+
+    @Test func showsRetriesResendsAndTheBacklog() {
+        let lines = render(
+            deliveries: [Self.delivery(.impression, .delivered, attempts: 1), Self.delivery(.start, .due, attempts: 2, status: 503, error: "HTTP 503")],
+            journal: StatusReport.Journal(state: .ok))
+        #expect(lines.contains("beacons       0 sent   0 failed   4 retried   1 re-sent"))
+        #expect(lines.contains("backlog       1 beacon deliveries due or in flight"))
+        #expect(lines.contains("journal       ok"))
+    }
+
+    @Test func detailsOnlyTheDeliveriesThatDidNotGoThroughAtOnce() {
+        let lines = render(
+            deliveries: [
+                Self.delivery(.impression, .delivered, attempts: 1), Self.delivery(.start, .due, attempts: 2, status: 503, error: "HTTP 503"),
+                Self.delivery(.midpoint, .failed, attempts: 1, status: 404, error: "HTTP 404, not retried"),
+            ],
+            journal: StatusReport.Journal(state: .ok))
+        let details = lines.filter { $0.hasPrefix("      ") }
+        #expect(details.count == 2)
+        #expect(
+            details[0]
+                == "      due        attempts 2   last HTTP 503   next \(UTCTime.format(Fixture.t0 + 2_000))   HTTP 503   \(Fixture.url(ad: "p1", .start))")
+        #expect(details[1] == "      failed     attempts 1   last HTTP 404   HTTP 404, not retried   \(Fixture.url(ad: "p1", .midpoint))")
+    }
+
+    @Test func saysLoudlyWhenTheJournalIsUnavailable() {
+        let lines = render(deliveries: [], journal: StatusReport.Journal(state: .unavailable, error: "disk full"), journalErrors: 3)
+        #expect(lines.contains("journal       UNAVAILABLE, working from memory: disk full (3 errors)"))
+        #expect(!lines.contains { $0.hasPrefix("backlog") })
+        #expect(render(deliveries: [], journal: StatusReport.Journal(state: .off)).contains("journal       off (memory only)"))
+    }
+}
