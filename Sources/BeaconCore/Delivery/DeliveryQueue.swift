@@ -2,8 +2,9 @@
 ///
 /// Pure and clock-free: callers pass the time in. Due deliveries start oldest first, at most
 /// `perHostLimit` in flight to one host and `totalLimit` in all, so one slow or failing ad server
-/// cannot starve the others and a backlog never leaves as a herd. When a host answers again after
-/// failures, its deliveries waiting out a backoff become due at once, still oldest first.
+/// cannot starve the others and a backlog never leaves as a herd. While a host fails (no answer,
+/// 5xx or 429), only its oldest due delivery is tried, one request at a time, on its own backoff;
+/// when that one goes through, the others follow at once, oldest first.
 public struct DeliveryQueue: Sendable {
     public typealias Key = BeaconDelivery.Key
 
@@ -15,6 +16,8 @@ public struct DeliveryQueue: Sendable {
     private var waiting: [Waiting] = []
     private var arrivals = 0
     private var inFlightPerHost: [String: Int] = [:]
+    /// Hosts whose last request got no answer, a 5xx or a 429.
+    private var failingHosts: Set<String> = []
     public private(set) var inFlightCount = 0
 
     private struct Waiting: Sendable {
@@ -51,10 +54,19 @@ public struct DeliveryQueue: Sendable {
     /// and returns them, oldest first.
     public mutating func start(now: Milliseconds) -> [BeaconDelivery] {
         var started: [BeaconDelivery] = []
+        var probed: Set<String> = []
         var index = 0
         while index < waiting.count, inFlightCount < totalLimit {
             let entry = waiting[index]
-            guard let delivery = deliveries[entry.key], delivery.nextAttemptAt <= now, inFlightPerHost[entry.host, default: 0] < perHostLimit else {
+            let inFlightToHost = inFlightPerHost[entry.host, default: 0]
+            // A failing host is probed by its oldest delivery alone.
+            if failingHosts.contains(entry.host) {
+                guard inFlightToHost == 0, probed.insert(entry.host).inserted else {
+                    index += 1
+                    continue
+                }
+            }
+            guard let delivery = deliveries[entry.key], delivery.nextAttemptAt <= now, inFlightToHost < perHostLimit else {
                 index += 1
                 continue
             }
@@ -85,14 +97,18 @@ public struct DeliveryQueue: Sendable {
         case .delivered:
             delivery.state = .delivered
             delivery.lastError = nil
+            failingHosts.remove(host)
             retryNow(host: host, now: now)
         case .retry(let time, let reason):
             delivery.state = .due
             delivery.lastError = reason
             delivery.nextAttemptAt = time
+            failingHosts.insert(host)
         case .failed(let reason):
             delivery.state = .failed
             delivery.lastError = reason
+            // An answer, even a refusal, says the host is reachable again.
+            if case .answered = result.outcome { failingHosts.remove(host) }
         }
         deliveries[key] = delivery
         if delivery.state == .due { enqueue(delivery) }

@@ -41,6 +41,12 @@ struct TickFeed {
         at += milliseconds
     }
 
+    /// The lines so far, which the feed then forgets: for sending a feed in parts.
+    mutating func takeLines() -> [String] {
+        defer { lines = [] }
+        return lines
+    }
+
     /// Any other line.
     mutating func line(_ text: String) {
         lines.append(text)

@@ -1,0 +1,125 @@
+import BeaconCore
+import BeaconSimulator
+import Foundation
+import Testing
+
+/// Nothing lost, nothing doubled: the real binary against a beacon sink that fails in the ways ad
+/// servers and networks do, and across kills and restarts. Each test counts what reached the sink.
+@Suite struct ReliabilityTests {
+    let podStart = Ads.t0 + 2_000
+    static let adDuration: Milliseconds = 8_000
+
+    /// A pod of `count` ads of 8 s from `podStart`, named `<id>-a1`..., every playback event signaling `sink`.
+    func pod(_ id: String, ads count: Int, on sink: BeaconSink) -> Pod {
+        let ads = (0..<count).map { index in
+            let adID = "\(id)-a\(index + 1)"
+            return StandardAd.make(
+                id: adID, start: podStart + Milliseconds(index) * Self.adDuration, duration: Self.adDuration, userTypes: []
+            ) { [sink.url(ad: adID, $0)] }
+        }
+        return Pod(id: id, startTime: podStart, duration: Milliseconds(count) * Self.adDuration, ads: ads)
+    }
+
+    func mediaURL(_ service: AdService) -> String { "\(service.baseURL)/live/master.m3u8?sessid=rel" }
+
+    /// Expects every playback event of every ad of `pod` to have reached the sink exactly `times` times.
+    func expectEachBeacon(
+        of pod: Pod, on sink: BeaconSink, times: Int = 1, except: Set<String> = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for ad in pod.ads {
+            for type in Ads.playbackTypes where !except.contains("\(ad.id)/\(type)") {
+                #expect(sink.count(ad: ad.id, type) == times, "\(ad.id) \(type)\n\(sink.summary)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test func anOutageOfAMinuteLosesNothingDoublesNothingAndDeliversOldestFirst() async throws {
+        try await withBeaconSink { sink in
+            try await withAdService { service in
+                let pod = pod("o", ads: 3, on: sink)
+                service.serve(Ads.document([pod]))
+                await sink.down()
+                try await withDaemon(["--media-url", mediaURL(service), "--stdin"]) { daemon in
+                    try await daemon.waitUntilListening()
+                    // Each ad is played a second apart, so their beacons fall due in order.
+                    var feed = TickFeed(from: Ads.t0)
+                    for index in 1...3 {
+                        feed.play(to: podStart + Milliseconds(index) * Self.adDuration + 500)
+                        daemon.send(feed.takeLines())
+                        try await Task.sleep(for: .seconds(1))
+                    }
+                    try await daemon.waitForStatus("18 deliveries waiting for a retry") { report in
+                        report.deliveries.count == 18 && report.deliveries.allSatisfy { $0.state != .delivered } && report.counters.beaconsRetried > 0
+                    }
+                    try await Task.sleep(for: .seconds(60))
+                    #expect(sink.received.isEmpty)
+                    try await sink.up()
+                    let report = try await daemon.waitForStatus(timeout: .seconds(90), "every delivery delivered after the outage") { report in
+                        report.deliveries.count == 18 && report.deliveries.allSatisfy { $0.state == .delivered }
+                    }
+                    expectEachBeacon(of: pod, on: sink)
+                    #expect(sink.received.count == 18, "\(sink.summary)")
+                    #expect(report.counters.beaconsSent == 18)
+                    #expect(report.counters.beaconsFailed == 0)
+                    // Oldest first: requests run in parallel (six to a host), so arrivals may swap within six places.
+                    let dueOrder = report.deliveries.sorted { $0.dueAt < $1.dueAt }.map { URLPolicyPath.pathAndQuery($0.url) }
+                    let arrivals = sink.received.map(\.uri)
+                    for (arrival, uri) in arrivals.enumerated() {
+                        let due = try #require(dueOrder.firstIndex(of: uri))
+                        #expect(abs(due - arrival) < 6, "\(uri) due #\(due) arrived #\(arrival)\n\(arrivals.joined(separator: "\n"))")
+                    }
+                    try await finish(daemon)
+                }
+            }
+        }
+    }
+
+    @Test func a503IsRetriedWithBackoffUntilItGoesThroughAndA404IsNotRetried() async throws {
+        try await withBeaconSink { sink in
+            sink.answer { uri, count in
+                if uri.contains("cn=midpoint") { return .status(404) }
+                if uri.contains("cn=start") { return .status(count <= 2 ? 503 : 204) }
+                return .status(204)
+            }
+            try await withAdService { service in
+                let pod = pod("r", ads: 1, on: sink)
+                service.serve(Ads.document([pod]))
+                try await withDaemon(["--media-url", mediaURL(service), "--stdin"]) { daemon in
+                    try await daemon.waitUntilListening()
+                    var feed = TickFeed(from: Ads.t0)
+                    feed.play(to: podStart + Self.adDuration + 500)
+                    daemon.send(feed.lines)
+                    let report = try await daemon.waitForStatus(timeout: .seconds(30), "start delivered after two 503s") {
+                        $0.state(ofAd: "r-a1", .start) == .done
+                    }
+                    let start = try #require(report.deliveries.first { $0.event == .start })
+                    #expect(start.attempts == 3)
+                    #expect(start.lastStatus == 204)
+                    #expect(sink.count(ad: "r-a1", .start) == 3)
+                    #expect(report.counters.beaconsRetried >= 2)
+                    let starts = sink.received.filter { $0.uri.contains("cn=start") }.map(\.at)
+                    // Backoff: the retries did not follow at once (the first waits up to 1 s, the second up to 2 s).
+                    #expect(starts[2] - starts[0] > .milliseconds(1))
+                    #expect(daemon.stderrLines.contains { $0.contains("BEACON retrying") && $0.contains("event=start") && $0.contains("status=503") })
+
+                    #expect(report.state(ofAd: "r-a1", .midpoint) == .failed)
+                    let midpoint = try #require(report.deliveries.first { $0.event == .midpoint })
+                    #expect(midpoint.attempts == 1)
+                    #expect(midpoint.lastStatus == 404)
+                    try await Task.sleep(for: .seconds(3))
+                    #expect(sink.count(ad: "r-a1", .midpoint) == 1, "a 404 is never retried")
+                    expectEachBeacon(of: pod, on: sink, except: ["r-a1/start", "r-a1/midpoint"])
+                    try await finish(daemon)
+                }
+            }
+        }
+    }
+}
+
+/// The path and query of a URL, as an HTTP server sees them in the request line.
+enum URLPolicyPath {
+    static func pathAndQuery(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let slash = url[scheme.upperBound...].firstIndex(of: "/") else { return url }
+        return String(url[slash...])
+    }
+}
