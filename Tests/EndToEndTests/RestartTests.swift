@@ -1,0 +1,146 @@
+import BeaconCore
+import BeaconSimulator
+import Foundation
+import Testing
+
+/// Restarts, kills and an unwritable state directory: the journal keeps every beacon once.
+@Suite struct RestartTests {
+    let reliability = ReliabilityTests()
+    var podStart: Milliseconds { reliability.podStart }
+    var adDuration: Milliseconds { ReliabilityTests.adDuration }
+
+    @Test func afterKillNineTheResumedSessionSendsOnlyWhatWasInFlightTwice() async throws {
+        let state = try TemporaryDirectory()
+        let environment = ["STATE_DIRECTORY": state.path]
+        try await withBeaconSink { sink in
+            // The first midpoint request is answered only after the kill: it is in flight then.
+            sink.answer { uri, count in
+                uri.contains("cn=midpoint") && count == 1 ? await .delayed(.seconds(30), .status(204)) : .status(204)
+            }
+            try await withAdService { service in
+                let pod = reliability.pod("k", ads: 1, on: sink)
+                service.serve(Ads.document([pod]))
+                let arguments = ["--media-url", reliability.mediaURL(service), "--stdin"]
+                var feed = TickFeed(from: Ads.t0)
+                try await withDaemon(arguments, environment: environment) { daemon in
+                    try await daemon.waitUntilListening()
+                    feed.play(to: podStart + adDuration / 2 + 500)
+                    daemon.send(feed.takeLines())
+                    try await daemon.waitForStatus("three events done and the midpoint in flight") { report in
+                        [.impression, .start, .firstQuartile].allSatisfy { report.state(ofAd: "k-a1", $0) == .done }
+                            && report.deliveries.contains { $0.event == .midpoint && $0.state == .inFlight }
+                    }
+                    try await eventually("the midpoint request at the sink") { sink.count(ad: "k-a1", .midpoint) == 1 }
+                    daemon.kill()
+                    _ = try await daemon.waitForExit()
+                }
+                try await withDaemon(arguments, environment: environment) { daemon in
+                    try await daemon.waitForStatus("the session resumed") { $0.session?.sessionId == "rel" }
+                    feed.play(to: podStart + adDuration + 500)
+                    daemon.send(feed.takeLines())
+                    let report = try await daemon.waitForStatus("every event done") { report in
+                        Ads.playbackTypes.allSatisfy { report.state(ofAd: "k-a1", $0) == .done }
+                    }
+                    #expect(daemon.stderrLines.contains { $0.contains("session resumed from the journal") })
+                    #expect(report.counters.beaconsResent == 1)
+                    reliability.expectEachBeacon(of: pod, on: sink, except: ["k-a1/midpoint"])
+                    #expect(sink.count(ad: "k-a1", .midpoint) == 2, "the request in flight at the kill, sent again\n\(sink.summary)")
+                    try await finish(daemon)
+                }
+            }
+        }
+    }
+
+    @Test func sigtermLetsASlowBeaconFinishAndLeavesAPendingOneToTheNextStart() async throws {
+        let state = try TemporaryDirectory()
+        let environment = ["STATE_DIRECTORY": state.path]
+        try await withBeaconSink { sink in
+            sink.answer { uri, _ in
+                if uri.contains("cn=start") { return await .delayed(.seconds(2), .status(204)) }
+                if uri.contains("cn=firstQuartile") { return .status(503) }
+                return .status(204)
+            }
+            try await withAdService { service in
+                let pod = reliability.pod("t", ads: 1, on: sink)
+                service.serve(Ads.document([pod]))
+                try await withDaemon(["--media-url", reliability.mediaURL(service), "--drain-timeout", "5"], environment: environment) { daemon in
+                    try await daemon.waitUntilListening()
+                    var feed = TickFeed(from: Ads.t0)
+                    feed.play(to: podStart + adDuration / 4 + 500)
+                    for line in feed.lines { _ = try await daemon.request(line) }
+                    try await daemon.waitForStatus("start in flight, firstQuartile waiting for a retry") { report in
+                        report.deliveries.contains { $0.event == .start && $0.state == .inFlight }
+                            && report.deliveries.contains { $0.event == .firstQuartile && $0.state == .due && $0.attempts >= 1 }
+                    }
+                    daemon.terminate()
+                    #expect(try await daemon.waitForExit(timeout: .seconds(10)) == 0)
+                    #expect(sink.count(ad: "t-a1", .start) == 1)
+                    #expect(daemon.stderrLines.contains { $0.contains("BEACON sent") && $0.contains("event=start") }, "delivered within the drain")
+                }
+                sink.answer { _, _ in .status(204) }
+                let before = sink.count(ad: "t-a1", .firstQuartile)
+                try await withDaemon([], environment: environment) { daemon in
+                    try await daemon.waitForStatus("the pending beacon delivered after the restart") { report in
+                        report.counters.beaconsSent == 1 && report.deliveries.allSatisfy { $0.state.isFinished }
+                    }
+                    #expect(sink.count(ad: "t-a1", .firstQuartile) == before + 1)
+                    #expect(daemon.stderrLines.contains { $0.contains("resuming 1 beacon deliveries from the journal") })
+                    reliability.expectEachBeacon(of: pod, on: sink, except: ["t-a1/firstQuartile", "t-a1/midpoint", "t-a1/thirdQuartile", "t-a1/complete"])
+                }
+            }
+        }
+    }
+
+    @Test func anUnwritableStateDirectoryIsReportedBeaconsStillFireAndTheJournalComesBack() async throws {
+        let state = try TemporaryDirectory()
+        try Self.setWritable(state.path, false)
+        defer { try? Self.setWritable(state.path, true) }
+        try await withBeaconSink { sink in
+            try await withAdService { service in
+                let pod = reliability.pod("w", ads: 1, on: sink)
+                service.serve(Ads.document([pod]))
+                try await withDaemon(["--media-url", reliability.mediaURL(service), "--stdin"], environment: ["STATE_DIRECTORY": state.path]) { daemon in
+                    let first = try await daemon.waitUntilListening()
+                    #expect(first.journal.state == .unavailable)
+                    #expect(first.counters.journalErrors >= 1)
+                    #expect(daemon.stderrLines.contains { $0.contains("[ERROR]") && $0.contains("journal unavailable") })
+                    let text = try await runBeaconctl(["status", "--socket", daemon.socketPath])
+                    #expect(text.stdout.contains("UNAVAILABLE, working from memory"), "\(text.stdout)")
+
+                    var feed = TickFeed(from: Ads.t0)
+                    feed.play(to: podStart + adDuration + 500)
+                    daemon.send(feed.lines)
+                    try await daemon.waitForStatus("every event done without a journal") { report in
+                        Ads.playbackTypes.allSatisfy { report.state(ofAd: "w-a1", $0) == .done }
+                    }
+                    reliability.expectEachBeacon(of: pod, on: sink)
+
+                    try Self.setWritable(state.path, true)
+                    try await daemon.waitForStatus(timeout: .seconds(30), "the journal back") { $0.journal.state == .ok }
+                    #expect(FileManager.default.fileExists(atPath: state.file("journal.sqlite")))
+                    try await finish(daemon)
+                }
+            }
+        }
+    }
+
+    /// Makes `path` unwritable for the daemon, or writable again. Root writes through any mode, so
+    /// for root the directory is made immutable instead.
+    static func setWritable(_ path: String, _ writable: Bool) throws {
+        if getuid() == 0 {
+            let result = try runSync("/usr/bin/chattr", [writable ? "-i" : "+i", path])
+            guard result == 0 else { throw TestFailure("chattr \(writable ? "-i" : "+i") \(path) exited \(result)") }
+        } else {
+            guard chmod(path, writable ? 0o700 : 0o500) == 0 else { throw TestFailure("chmod \(path): errno \(errno)") }
+        }
+    }
+
+    private static func runSync(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
