@@ -33,7 +33,7 @@ public struct RetryPolicy: Sendable, Equatable {
             return .delivered
         case .answered(let status) where (200..<300).contains(status):
             return .delivered
-        case .answered(let status) where status == 429 || (500..<600).contains(status):
+        case .answered(let status) where Self.retries(status: status):
             reason = "HTTP \(status)"
             notBefore = result.retryAfter.flatMap { RetryAfter.delay($0, now: now) } ?? 0
         case .answered(let status):
@@ -51,6 +51,11 @@ public struct RetryPolicy: Sendable, Equatable {
         let wait = max(backoff.delay(forRetry: delivery.attempts, using: &random), notBefore)
         // One last attempt at the deadline rather than none.
         return .retry(at: min(now + wait, deadline), reason: reason)
+    }
+
+    /// Whether an answer with this status is retried: 429 and every 5xx say the server may do better later.
+    static func retries(status: Int) -> Bool {
+        status == 429 || (500..<600).contains(status)
     }
 
     /// Whether a request that got no answer for this reason may succeed later.
