@@ -183,4 +183,29 @@ import Testing
         }
         #expect(sawCapped, "a wait that would pass the deadline is moved to it")
     }
+
+    /// The retry set for the deadline is not expired by a sweep whose timer fired a little late;
+    /// a delivery still due well past its deadline is.
+    @Test func theLastAttemptAtTheDeadlineOutlivesASlightlyLateSweep() throws {
+        let deadline = dueAt + policy.maxAge
+        var queue = DeliveryQueue()
+        queue.add(delivery(attempts: 0))
+        _ = queue.start(now: dueAt)
+        var random = SeededRandom(seed: 1)
+        let result = BeaconSender.Result(url: url, outcome: .answered(status: 503), latencyMilliseconds: 5)
+        let now = deadline - 100
+        let inFlight = try #require(queue.deliveries[delivery().key])
+        let verdict = policy.verdict(on: result, of: inFlight, now: now, using: &random)
+        #expect(verdict == .retry(at: deadline, reason: "HTTP 503"))
+        _ = queue.finish(delivery().key, verdict: verdict, result: result, now: now)
+
+        let late = deadline + 50
+        #expect(queue.expire(dueBefore: policy.expiryCutoff(now: late), now: late, reason: "too old").isEmpty)
+        #expect(queue.start(now: late).count == 1)
+
+        var stale = DeliveryQueue()
+        stale.add(delivery(attempts: 0))
+        let muchLater = deadline + 5000
+        #expect(stale.expire(dueBefore: policy.expiryCutoff(now: muchLater), now: muchLater, reason: "too old").count == 1)
+    }
 }

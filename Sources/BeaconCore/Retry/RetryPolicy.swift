@@ -53,6 +53,15 @@ public struct RetryPolicy: Sendable, Equatable {
         return .retry(at: min(now + wait, deadline), reason: reason)
     }
 
+    /// How late the last attempt, set for the deadline, may still start: its timer fires a little
+    /// after the time it was set for, and expiring the delivery then would lose that attempt.
+    static let lateStart: Milliseconds = 1000
+
+    /// Due deliveries that became due before this time are given up without a request.
+    func expiryCutoff(now: Milliseconds) -> Milliseconds {
+        now - maxAge - Self.lateStart
+    }
+
     /// Whether an answer with this status is retried: 429 and every 5xx say the server may do better later.
     static func retries(status: Int) -> Bool {
         status == 429 || (500..<600).contains(status)
