@@ -161,3 +161,35 @@ func configurationError<T>(_ body: () throws(ConfigurationError) -> T) -> String
         return error.description
     }
 }
+
+/// A seeded generator (SplitMix64): jittered waits and random operation sequences repeat run after run.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
+
+/// Whether `body` returns within `limit`; on time out it is cancelled (and must then return).
+func finishes(within limit: Duration, _ body: @escaping @Sendable () async -> Void) async -> Bool {
+    await withTaskGroup(of: Bool.self) { race in
+        race.addTask {
+            await body()
+            return true
+        }
+        race.addTask {
+            try? await Task.sleep(for: limit)
+            return false
+        }
+        let first = await race.next() ?? false
+        race.cancelAll()
+        return first
+    }
+}

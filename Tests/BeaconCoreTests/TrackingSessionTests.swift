@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BeaconCore
 
@@ -340,5 +341,148 @@ import Testing
         player.play(to: t0 + 1000)
         let fired22 = player.send(.skip)
         #expect(fired22.types == [.skip])
+    }
+}
+
+// MARK: Resuming from a snapshot
+
+extension TrackingSessionTests {
+    static let endpoints = SessionEndpoints(
+        mediaUrl: "http://127.0.0.1:4647/live.m3u8", manifestUrl: "http://127.0.0.1:4647/s/live.m3u8",
+        trackingUrl: "http://127.0.0.1:4647/s/metadata", sessionId: "s1")
+
+    /// A player that played pod "p" from 5 s before it to 10 s in: impression, start and first quartile fired.
+    func playedTenSeconds() -> ScriptedPlayer {
+        var player = player()
+        player.play(to: t0 + 10_000)
+        return player
+    }
+
+    /// The reporting state of every event of `session`, by reference.
+    func states(of session: TrackingSession) -> [EventReference: ReportingState] {
+        var states: [EventReference: ReportingState] = [:]
+        for pod in session.schedule.pods {
+            for (adIndex, ad) in pod.ads.enumerated() {
+                for (eventIndex, event) in ad.trackingEvents.enumerated() {
+                    states[EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex)] = event.reportingState
+                }
+            }
+        }
+        return states
+    }
+
+    @Test func aSnapshotHoldsTheSchedulePlayedStretchesDataRangeAndPlayhead() {
+        let player = playedTenSeconds()
+        let snapshot = player.session.snapshot(endpoints: Self.endpoints, savedAt: 1234)
+        #expect(snapshot.endpoints == Self.endpoints)
+        #expect(snapshot.savedAt == 1234)
+        #expect(snapshot.adBreaks == player.session.schedule.pods)
+        #expect(snapshot.dataRange == player.session.dataRange)
+        #expect(snapshot.played == [[t0 - 5000, t0 + 10_000]])
+        #expect(snapshot.playhead == t0 + 10_000)
+    }
+
+    @Test func aSnapshotRoundTripResumesTheSameScheduleAndPlayedStretches() throws {
+        var player = playedTenSeconds()
+        // A later refresh appends an event and a second pod: positions must survive the round trip.
+        var refreshed = Fixture.pod(id: "p", start: t0)
+        refreshed.ads[0].trackingEvents.append(
+            TrackingEvent(event: .progress, startTime: t0 + 20_000, duration: 0, signalingUrls: ["http://127.0.0.1:4647/progress"]))
+        player.apply(Fixture.document([Fixture.pod(id: "q", start: t0 + 120_000), refreshed]))
+        player.session.record(.done, for: player.fired[0].reference)
+        player.session.record(.failed, for: player.fired[1].reference)
+        player.tick(t0 + 10_250)
+        player.jump(to: t0 + 40_000)
+        player.play(to: t0 + 41_000)
+
+        let snapshot = player.session.snapshot(endpoints: Self.endpoints, savedAt: 1234)
+        let decoded = try JSONDecoder().decode(SessionSnapshot.self, from: JSONEncoder().encode(snapshot))
+        #expect(decoded == snapshot)
+        let resumed = TrackingSession.resuming(decoded, states: states(of: player.session), retention: 600_000)
+        #expect(resumed.due.isEmpty)
+        #expect(resumed.session.schedule == player.session.schedule)
+        #expect(resumed.session.played == player.session.played)
+        #expect(resumed.session.played.ranges == [(t0 - 5000)...(t0 + 10_250), (t0 + 40_000)...(t0 + 41_000)])
+        #expect(resumed.session.dataRange == player.session.dataRange)
+        #expect(resumed.session.retention == 600_000)
+        let again = resumed.session.snapshot(endpoints: Self.endpoints, savedAt: 1234)
+        #expect(again.adBreaks == snapshot.adBreaks && again.played == snapshot.played && again.dataRange == snapshot.dataRange)
+    }
+
+    @Test func eventsWithAStateKeepItAndAreNeverFiredAgain() {
+        let played = playedTenSeconds()
+        let fired = played.fired
+        #expect(fired.types == [.impression, .start, .firstQuartile])
+        let snapshot = played.session.snapshot(endpoints: Self.endpoints, savedAt: 0)
+        let states: [EventReference: ReportingState] = [fired[0].reference: .done, fired[1].reference: .failed, fired[2].reference: .connecting]
+        let resumed = TrackingSession.resuming(snapshot, states: states, retention: 600_000)
+        #expect(resumed.due.isEmpty)
+        #expect(resumed.session.state(of: .impression, pod: "p") == .done)
+        #expect(resumed.session.state(of: .start, pod: "p") == .failed)
+        #expect(resumed.session.state(of: .firstQuartile, pod: "p") == .connecting)
+        // Playing their windows again fires only what was never played.
+        var player = ScriptedPlayer(session: resumed.session, at: t0 - 1000)
+        player.tick(t0 - 1000)
+        player.play(to: end + 5000)
+        #expect(player.fired.types == [.midpoint, .thirdQuartile, .complete])
+    }
+
+    @Test func anIdleEventWhoseWindowWasPlayedFiresOnceAtResume() {
+        let played = playedTenSeconds()
+        let fired = played.fired
+        let snapshot = played.session.snapshot(endpoints: Self.endpoints, savedAt: 0)
+        // The first quartile fired, but its delivery never reached the journal.
+        let resumed = TrackingSession.resuming(snapshot, states: [fired[0].reference: .done, fired[1].reference: .done], retention: 600_000)
+        #expect(resumed.due.types == [.firstQuartile])
+        #expect(resumed.due.first?.reference == fired[2].reference)
+        #expect(resumed.due.first == fired[2])
+        #expect(resumed.session.state(of: .firstQuartile, pod: "p") == .connecting)
+        // Neither replaying its window nor resuming the resumed session fires it again.
+        var player = ScriptedPlayer(session: resumed.session, at: t0 + 5000)
+        player.tick(t0 + 5000)
+        player.play(to: t0 + 10_000)
+        #expect(player.fired.isEmpty)
+        let twice = TrackingSession.resuming(
+            player.session.snapshot(endpoints: Self.endpoints, savedAt: 1), states: states(of: player.session), retention: 600_000)
+        #expect(twice.due.isEmpty)
+    }
+
+    @Test func anIdleEventNotYetPlayedFiresWhenALaterTickPlaysIt() {
+        let played = playedTenSeconds()
+        let snapshot = played.session.snapshot(endpoints: Self.endpoints, savedAt: 0)
+        let resumed = TrackingSession.resuming(snapshot, states: states(of: played.session), retention: 600_000)
+        #expect(resumed.due.isEmpty)
+        #expect(resumed.session.pendingCount == 3)
+        #expect(resumed.session.state(of: .midpoint, pod: "p") == .idle)
+        var player = ScriptedPlayer(session: resumed.session, at: t0 + 10_000)
+        // The first tick after a restart is only a baseline.
+        #expect(player.tick(t0 + 14_000).isEmpty)
+        player.play(to: t0 + 14_750)
+        #expect(player.fired.isEmpty)
+        let midpoint = player.tick(t0 + 15_000)
+        #expect(midpoint.types == [.midpoint])
+        player.play(to: end + 5000)
+        #expect(player.fired.types == [.midpoint, .thirdQuartile, .complete])
+        #expect(player.session.pendingCount == 0)
+    }
+
+    @Test func resumingNeverFiresUserActionEvents() {
+        // The user events sit at the ad's start, inside the played stretch.
+        let played = playedTenSeconds()
+        let snapshot = played.session.snapshot(endpoints: Self.endpoints, savedAt: 0)
+        let resumed = TrackingSession.resuming(snapshot, states: [:], retention: 600_000)
+        #expect(resumed.due.types == [.impression, .start, .firstQuartile])
+        for type in Fixture.userTypes {
+            #expect(resumed.session.state(of: type, pod: "p") == .idle)
+        }
+        #expect(resumed.session.pendingCount == 3)
+    }
+
+    @Test func malformedPlayedStretchesAreIgnored() {
+        var snapshot = playedTenSeconds().session.snapshot(endpoints: Self.endpoints, savedAt: 0)
+        snapshot.played = [[t0 + 20_000, t0 + 19_000], [t0 + 25_000], [], [t0 + 26_000, t0 + 27_000, t0 + 28_000], [t0 - 5000, t0 + 10_000]]
+        let resumed = TrackingSession.resuming(snapshot, states: [:], retention: 600_000)
+        #expect(resumed.session.played.ranges == [(t0 - 5000)...(t0 + 10_000)])
+        #expect(resumed.due.types == [.impression, .start, .firstQuartile])
     }
 }

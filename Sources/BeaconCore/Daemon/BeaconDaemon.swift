@@ -107,7 +107,7 @@ public actor BeaconDaemon: Service {
         self.clock = clock
         self.now = now
         self.queue = DeliveryQueue(perHostLimit: configuration.maxInFlightPerHost, totalLimit: configuration.maxInFlight)
-        self.retryPolicy = RetryPolicy(maxAge: configuration.beaconMaxAge.milliseconds)
+        self.retryPolicy = RetryPolicy(backoff: configuration.retryBackoff, maxAge: configuration.beaconMaxAge.milliseconds)
         self.journal = JournalAccess(opener: journal)
         self.announce = announce
         let events = EventJournal(now: now)
@@ -524,7 +524,7 @@ public actor BeaconDaemon: Service {
     private func startDeliveries(saving extra: [BeaconDelivery] = []) {
         let time = now()
         var changed = extra
-        for expired in queue.expire(dueBefore: time - retryPolicy.maxAge, now: time, reason: "beacon max age passed before it could be sent") {
+        for expired in queue.expire(dueBefore: retryPolicy.expiryCutoff(now: time), now: time, reason: "beacon max age passed before it could be sent") {
             changed.append(expired)
             let result = BeaconSender.Result(url: expired.key.url, outcome: .failed(.timedOut), latencyMilliseconds: 0)
             logBeacon(result, of: expired)

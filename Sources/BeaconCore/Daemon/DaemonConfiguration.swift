@@ -11,6 +11,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var drainTimeout: Duration = .seconds(5)
     /// How long after it became due a beacon is still retried before it is given up.
     public var beaconMaxAge: Duration = .seconds(15 * 60)
+    /// The waits between a beacon's retries.
+    public var retryBackoff = Backoff()
     /// Beacon requests in flight at once to one host.
     public var maxInFlightPerHost = 6
     /// Beacon requests in flight at once in all.

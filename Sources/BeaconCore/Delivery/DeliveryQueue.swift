@@ -107,8 +107,9 @@ public struct DeliveryQueue: Sendable {
         case .failed(let reason):
             delivery.state = .failed
             delivery.lastError = reason
-            // An answer, even a refusal, says the host is reachable again.
-            if case .answered = result.outcome { failingHosts.remove(host) }
+            // An answer, even a refusal, says the host is reachable again; a 5xx or 429 given up
+            // at the max age does not.
+            if case .answered(let status) = result.outcome, !RetryPolicy.retries(status: status) { failingHosts.remove(host) }
         }
         deliveries[key] = delivery
         if delivery.state == .due { enqueue(delivery) }

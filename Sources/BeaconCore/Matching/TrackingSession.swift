@@ -29,7 +29,9 @@ public struct TrackingSession: Sendable {
         for (reference, state) in states { session.schedule.setReportingState(state, of: reference) }
         var due: [EventReference] = []
         for reference in changes.added { session.index(reference, into: &due) }
-        return (session, session.fire(due))
+        // Fired before the session is returned, so that it holds them as connecting.
+        let firings = session.fire(due)
+        return (session, firings)
     }
 
     /// What a restart needs to resume this session.

@@ -33,7 +33,7 @@ public struct RetryPolicy: Sendable, Equatable {
             return .delivered
         case .answered(let status) where (200..<300).contains(status):
             return .delivered
-        case .answered(let status) where status == 429 || (500..<600).contains(status):
+        case .answered(let status) where Self.retries(status: status):
             reason = "HTTP \(status)"
             notBefore = result.retryAfter.flatMap { RetryAfter.delay($0, now: now) } ?? 0
         case .answered(let status):
@@ -51,6 +51,20 @@ public struct RetryPolicy: Sendable, Equatable {
         let wait = max(backoff.delay(forRetry: delivery.attempts, using: &random), notBefore)
         // One last attempt at the deadline rather than none.
         return .retry(at: min(now + wait, deadline), reason: reason)
+    }
+
+    /// How late the last attempt, set for the deadline, may still start: its timer fires a little
+    /// after the time it was set for, and expiring the delivery then would lose that attempt.
+    static let lateStart: Milliseconds = 1000
+
+    /// Due deliveries that became due before this time are given up without a request.
+    func expiryCutoff(now: Milliseconds) -> Milliseconds {
+        now - maxAge - Self.lateStart
+    }
+
+    /// Whether an answer with this status is retried: 429 and every 5xx say the server may do better later.
+    static func retries(status: Int) -> Bool {
+        status == 429 || (500..<600).contains(status)
     }
 
     /// Whether a request that got no answer for this reason may succeed later.

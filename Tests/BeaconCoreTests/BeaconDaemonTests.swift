@@ -1,0 +1,244 @@
+import Logging
+import Testing
+@testable import BeaconCore
+
+/// Beacon delivery through the daemon's public surface, on a scripted HTTP client and an
+/// in-memory journal. Real time, but short: retries back off 0-50 ms.
+@Suite(.timeLimit(.minutes(1))) struct BeaconDaemonTests {
+    static let t0 = Fixture.t0
+    static let mediaURL = "http://127.0.0.1:4647/live.m3u8?sessid=s1"
+    static let trackingURL = "http://127.0.0.1:4647/s1/metadata?sessid=s1"
+    static let beacon = "http://127.0.0.1:4647/beacon?ad=a&cn=impression"
+
+    /// One ad break with one ad whose only tracking event is an impression reported to `beacon`.
+    static let metadata: [UInt8] = {
+        let event = TrackingEvent(event: .impression, startTime: t0, duration: 30_000, signalingUrls: [beacon])
+        let pod = Pod(id: "p", startTime: t0, duration: 30_000, ads: [Ad(id: "a", startTime: t0, duration: 30_000, trackingEvents: [event])])
+        return Array(MetadataDocument(dataRange: DataRange(start: t0 - 600_000, end: t0 + 30_000), pods: [pod]).encodedJSON().utf8)
+    }()
+
+    /// A daemon playing session s1 (no session init: the metadata URL is given), or idle.
+    static func configuration(session: Bool = true) -> DaemonConfiguration {
+        var configuration = DaemonConfiguration(version: "test")
+        if session {
+            configuration.mediaURL = mediaURL
+            configuration.trackingURL = trackingURL
+        }
+        configuration.metadataInterval = .seconds(3600)
+        configuration.drainTimeout = .seconds(2)
+        configuration.retryBackoff = Backoff(base: 20, cap: 50)
+        return configuration
+    }
+
+    /// What the daemon told, and (into `log`, when given) when a tracking event got its final state.
+    struct Observed: Sendable {
+        let notifications = Recorder<DaemonNotification>()
+        var log: Recorder<String>? = nil
+
+        func record(_ notification: DaemonNotification) {
+            notifications.append(notification)
+            if case .beaconsDelivered(let firing, _, let state) = notification {
+                for url in firing.signalingUrls { log?.append("\(state.rawValue) \(url)") }
+            }
+        }
+
+        /// The final results and state of every finished tracking event.
+        var finished: [(results: [BeaconSender.Result], state: ReportingState)] {
+            notifications.all.compactMap { notification in
+                guard case .beaconsDelivered(_, let results, let state) = notification else { return nil }
+                return (results, state)
+            }
+        }
+
+        var retries: Int {
+            notifications.all.filter { if case .beaconRetrying = $0 { true } else { false } }.count
+        }
+    }
+
+    /// Runs a daemon on `client` (and `journal`) while `body` runs, then stops it and waits for `run()` to end.
+    func withDaemon(
+        _ configuration: DaemonConfiguration = configuration(), client: ScriptedHTTPClient, journal: InMemoryJournal? = nil,
+        observed: Observed = Observed(), _ body: @Sendable (BeaconDaemon) async throws -> Void
+    ) async throws {
+        var opener: (@Sendable () throws(JournalError) -> any BeaconJournal)?
+        if let journal { opener = { journal } }
+        let daemon = BeaconDaemon(
+            configuration: configuration, client: client, journal: opener, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+            notify: { observed.record($0) })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await daemon.run() }
+            defer { daemon.stop() }
+            try await body(daemon)
+        }
+    }
+
+    /// Plays program time across the impression: two ticks 1 s apart, on the player's clock.
+    func playTheImpression(_ daemon: BeaconDaemon) async {
+        await daemon.waitUntilSettled()
+        #expect(await daemon.handle(.text(#"{"playhead": \#(Self.t0 - 500), "at": 1700000000000}"#)) == nil)
+        #expect(await daemon.handle(.text(#"{"playhead": \#(Self.t0 + 500), "at": 1700000001000}"#)) == nil)
+    }
+
+    func impressionState(_ daemon: BeaconDaemon) async -> ReportingState? {
+        await daemon.statusReport().adBreaks.first?.ads.first?.trackingEvents.first?.reportingState
+    }
+
+    @Test func aBeaconAnswered503TwiceThen200IsDeliveredOnceAfterThreeAttempts() async throws {
+        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(503), .status(503), .held(200)]])
+        let observed = Observed()
+        try await withDaemon(client: client, observed: observed) { daemon in
+            await playTheImpression(daemon)
+            #expect(await impressionState(daemon) == .connecting)
+
+            try await eventually("the third request") { client.requestCount(Self.beacon) == 3 }
+            let waiting = await daemon.statusReport()
+            #expect(waiting.deliveries.map(\.state) == [.inFlight])
+            #expect(waiting.deliveries.first?.attempts == 3)
+            #expect(waiting.deliveries.first?.lastStatus == 503)
+            #expect(await impressionState(daemon) == .connecting)
+            #expect(observed.retries == 2)
+
+            client.release()
+            try await eventually("the impression to finish") { !observed.finished.isEmpty }
+            let status = await daemon.statusReport()
+            #expect(status.deliveries.count == 1)
+            let delivery = try #require(status.deliveries.first)
+            #expect(delivery.url == Self.beacon && delivery.podId == "p" && delivery.adId == "a" && delivery.event == .impression)
+            #expect(delivery.state == .delivered)
+            #expect(delivery.attempts == 3)
+            #expect(delivery.lastStatus == 200)
+            #expect(delivery.lastError == nil)
+            #expect(status.counters.beaconsRetried == 2)
+            #expect(status.counters.beaconsSent == 1)
+            #expect(status.counters.beaconsFailed == 0)
+            #expect(await impressionState(daemon) == .done)
+            #expect(observed.finished.map(\.state) == [.done])
+            #expect(observed.finished.first?.results.map(\.outcome) == [.answered(status: 200)])
+            #expect(client.requestCount(Self.beacon) == 3)
+        }
+    }
+
+    @Test func a404FailsAtOnceAfterOneAttempt() async throws {
+        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(404), .status(200)]])
+        let observed = Observed()
+        try await withDaemon(client: client, observed: observed) { daemon in
+            await playTheImpression(daemon)
+            try await eventually("the impression to finish") { !observed.finished.isEmpty }
+            let status = await daemon.statusReport()
+            let delivery = try #require(status.deliveries.first)
+            #expect(delivery.state == .failed)
+            #expect(delivery.attempts == 1)
+            #expect(delivery.lastStatus == 404)
+            #expect(delivery.lastError?.contains("HTTP 404") == true)
+            #expect(status.counters.beaconsFailed == 1)
+            #expect(status.counters.beaconsRetried == 0)
+            #expect(status.counters.beaconsSent == 0)
+            #expect(observed.retries == 0)
+            #expect(observed.finished.map(\.state) == [.failed])
+            #expect(await impressionState(daemon) == .failed)
+            #expect(client.requestCount(Self.beacon) == 1)
+        }
+    }
+
+    @Test func theLastAttemptIsMadeAtTheMaxAgeAndTheGiveUpSaysWhy() async throws {
+        var configuration = Self.configuration()
+        configuration.beaconMaxAge = .milliseconds(300)
+        // Any backoff drawn from a minute passes the max age: the retry is moved to the deadline.
+        configuration.retryBackoff = Backoff(base: 60_000, cap: 60_000)
+        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(503)]])
+        let observed = Observed()
+        try await withDaemon(configuration, client: client, observed: observed) { daemon in
+            await playTheImpression(daemon)
+            try await eventually("the impression to finish") { !observed.finished.isEmpty }
+            let delivery = try #require(await daemon.statusReport().deliveries.first)
+            #expect(delivery.state == .failed)
+            #expect(delivery.attempts >= 2, "the retry at the deadline was made")
+            let reason = delivery.lastError ?? ""
+            #expect(reason.contains("gave up after \(delivery.attempts) attempts") && reason.contains("max age") && reason.contains("HTTP 503"), "\(reason)")
+            #expect(client.requestCount(Self.beacon) == delivery.attempts)
+            #expect(observed.finished.map(\.state) == [.failed])
+        }
+    }
+
+    @Test func everyRequestIsJournaledBeforeItLeavesAndTheResultBeforeStatusSaysSo() async throws {
+        let log = Recorder<String>()
+        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(503), .status(200)]], log: log)
+        let journal = InMemoryJournal(log: log)
+        let observed = Observed(log: log)
+        try await withDaemon(client: client, journal: journal, observed: observed) { daemon in
+            await playTheImpression(daemon)
+            try await eventually("the impression to finish") { !observed.finished.isEmpty }
+            #expect(await daemon.statusReport().journal == StatusReport.Journal(state: .ok))
+        }
+        let entries = log.all
+        let requests = entries.indices.filter { entries[$0] == "request \(Self.beacon)" }
+        #expect(requests.count == 2)
+        let firstDue = try #require(entries.firstIndex(of: "journal due \(Self.beacon)"))
+        #expect(firstDue < requests[0])
+        // Each request follows a save of the delivery in flight with that attempt.
+        for (number, request) in requests.enumerated() {
+            let savedInFlight = entries[..<request].filter { $0 == "journal inFlight \(Self.beacon)" }.count
+            #expect(savedInFlight >= number + 1, "request \(number + 1) left before it was journaled in flight: \(entries)")
+        }
+        let delivered = try #require(entries.firstIndex(of: "journal delivered \(Self.beacon)"))
+        let done = try #require(entries.firstIndex(of: "done \(Self.beacon)"))
+        #expect(requests[1] < delivered)
+        #expect(delivered < done, "\(entries)")
+        #expect(journal.delivery(BeaconDelivery.Key(
+            sessionID: "s1", podID: "p", adID: "a", event: .impression, eventStart: Self.t0, url: Self.beacon, occurrence: 0))?.attempts == 2)
+        #expect(journal.sessions.map(\.endpoints.sessionId) == ["s1"])
+    }
+
+    @Test func aJournalThatCannotSaveLeavesDeliveryWorkingFromMemory() async throws {
+        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(200)]])
+        let journal = InMemoryJournal()
+        journal.fail([.save])
+        let observed = Observed()
+        try await withDaemon(client: client, journal: journal, observed: observed) { daemon in
+            await playTheImpression(daemon)
+            try await eventually("the impression to finish") { !observed.finished.isEmpty }
+            let status = await daemon.statusReport()
+            #expect(status.deliveries.map(\.state) == [.delivered])
+            #expect(status.counters.beaconsSent == 1)
+            #expect(status.journal.state == .unavailable)
+            #expect(status.journal.error?.contains("disk full") == true)
+            #expect(status.counters.journalErrors > 0)
+            #expect(await impressionState(daemon) == .done)
+        }
+        #expect(journal.calls.contains(.save))
+        #expect(journal.allDeliveries.isEmpty)
+    }
+
+    @Test func unfinishedDeliveriesInTheJournalAreDeliveredOnceRunStarts() async throws {
+        let now = WallClock.now()
+        func restored(_ url: String, state: BeaconDelivery.State, attempts: Int) -> BeaconDelivery {
+            let key = BeaconDelivery.Key(sessionID: "old", podID: "p0", adID: "a0", event: .start, eventStart: 5, url: url, occurrence: 0)
+            return BeaconDelivery(
+                key: key, reference: EventReference(podID: "p0", adIndex: 0, eventIndex: 1), state: state, attempts: attempts,
+                lastError: attempts > 0 ? "timed out" : nil, dueAt: now - 1000)
+        }
+        let due = restored("http://127.0.0.1:4647/old?n=1", state: .due, attempts: 0)
+        let inFlight = restored("http://127.0.0.1:4647/old?n=2", state: .inFlight, attempts: 1)
+        let finished = restored("http://127.0.0.1:4647/old?n=3", state: .delivered, attempts: 1)
+        let journal = InMemoryJournal([due, inFlight, finished])
+        let client = ScriptedHTTPClient([due.key.url: [.status(200)], inFlight.key.url: [.status(204)], finished.key.url: [.status(500)]])
+        let observed = Observed()
+        try await withDaemon(Self.configuration(session: false), client: client, journal: journal, observed: observed) { daemon in
+            try await eventually("both to be delivered") {
+                journal.delivery(due.key)?.state == .delivered && journal.delivery(inFlight.key)?.state == .delivered
+            }
+            let status = await daemon.statusReport()
+            #expect(status.counters.beaconsSent == 2)
+            #expect(status.counters.beaconsResent == 1)
+            #expect(status.counters.beaconsRetried == 1)
+            #expect(status.journal.state == .ok)
+            #expect(status.deliveries.isEmpty, "finished, and of no session being played")
+            #expect(observed.finished.map(\.state) == [.done])
+        }
+        #expect(client.requestCount(due.key.url) == 1)
+        #expect(client.requestCount(inFlight.key.url) == 1)
+        #expect(client.requestCount(finished.key.url) == 0)
+        #expect(journal.delivery(inFlight.key)?.attempts == 2)
+        #expect(journal.delivery(due.key)?.attempts == 1)
+    }
+}

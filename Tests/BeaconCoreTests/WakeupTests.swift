@@ -1,0 +1,114 @@
+import Testing
+@testable import BeaconCore
+
+/// Every wait is bounded: a wait that should return has 10 s to do so, one that should not is
+/// given a short while to prove it does not, then cancelled.
+@Suite struct WakeupTests {
+    static let returns = Duration.seconds(10)
+    static let stays = Duration.milliseconds(100)
+
+    @Test func aSignalSentBeforeTheWaitIsKept() async {
+        let wakeup = Wakeup()
+        wakeup.signal()
+        #expect(await finishes(within: Self.returns) { await wakeup.wait() })
+    }
+
+    @Test func signalsSentWhileNobodyWaitsCountOnce() async {
+        let wakeup = Wakeup()
+        wakeup.signal()
+        wakeup.signal()
+        #expect(await finishes(within: Self.returns) { await wakeup.wait() })
+        #expect(await !finishes(within: Self.stays) { await wakeup.wait() })
+    }
+
+    @Test func withoutASignalTheWaitGoesOn() async {
+        let wakeup = Wakeup()
+        #expect(await !finishes(within: Self.stays) { await wakeup.wait() })
+    }
+
+    @Test func aWaitReturnsOnASignal() async {
+        let wakeup = Wakeup()
+        let returned = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await finishes(within: Self.returns) { await wakeup.wait() } }
+            // Most likely the waiter is suspended by now; if not, the kept signal wakes it alike.
+            try? await Task.sleep(for: .milliseconds(20))
+            wakeup.signal()
+            return await group.next() ?? false
+        }
+        #expect(returned)
+        // The signal was used up by the wait it woke.
+        #expect(await !finishes(within: Self.stays) { await wakeup.wait() })
+    }
+
+    @Test func aWaitReturnsOnCancellation() async {
+        let wakeup = Wakeup()
+        let waiter = Task { await wakeup.wait() }
+        try? await Task.sleep(for: .milliseconds(20))
+        waiter.cancel()
+        #expect(await finishes(within: Self.returns) { await waiter.value })
+    }
+
+    @Test func aWaitInAnAlreadyCancelledTaskReturnsAtOnce() async {
+        let wakeup = Wakeup()
+        let waiter = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await wakeup.wait()
+        }
+        #expect(await finishes(within: Self.returns) { await waiter.value })
+    }
+
+    @Test func aTimedWaitReturnsAfterItsDurationWithoutASignal() async {
+        let wakeup = Wakeup()
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(await finishes(within: Self.returns) { await wakeup.wait(for: .milliseconds(50), clock: clock) })
+        #expect(clock.now - start >= .milliseconds(50))
+        // Timing out leaves no signal behind.
+        #expect(await !finishes(within: Self.stays) { await wakeup.wait() })
+    }
+
+    @Test func aTimedWaitReturnsEarlyOnASignal() async {
+        let wakeup = Wakeup()
+        wakeup.signal()
+        #expect(await finishes(within: Self.returns) { await wakeup.wait(for: .seconds(3600), clock: ContinuousClock()) })
+    }
+
+    @Test func aTimedWaitWithoutADurationWaitsForTheSignal() async {
+        let wakeup = Wakeup()
+        #expect(await !finishes(within: Self.stays) { await wakeup.wait(for: nil, clock: ContinuousClock()) })
+        wakeup.signal()
+        #expect(await finishes(within: Self.returns) { await wakeup.wait(for: nil, clock: ContinuousClock()) })
+    }
+
+    @Test func aTimedWaitReturnsOnCancellation() async {
+        let wakeup = Wakeup()
+        let waiter = Task { await wakeup.wait(for: .seconds(3600), clock: ContinuousClock()) }
+        try? await Task.sleep(for: .milliseconds(20))
+        waiter.cancel()
+        #expect(await finishes(within: Self.returns) { await waiter.value })
+    }
+
+    /// Two tasks hand a turn back and forth: a signal lost between "signal" and "wait" would hang them.
+    @Test func aLongPingPongLosesNoSignal() async {
+        let ping = Wakeup()
+        let pong = Wakeup()
+        let rounds = 5000
+        let finished = await finishes(within: Self.returns) {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for _ in 0..<rounds {
+                        ping.signal()
+                        await pong.wait()
+                    }
+                }
+                group.addTask {
+                    for _ in 0..<rounds {
+                        await ping.wait()
+                        pong.signal()
+                    }
+                }
+            }
+        }
+        #expect(finished)
+    }
+}
