@@ -11,6 +11,9 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists libcurl 2>/dev/null; then
     missing+=(libcurl4-openssl-dev)
 fi
+if ! pkg-config --exists sqlite3 2>/dev/null; then
+    missing+=(libsqlite3-dev)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "installing: ${missing[*]}" >&2

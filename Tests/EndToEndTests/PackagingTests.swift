@@ -110,8 +110,8 @@ import Testing
 
         let info = try await runProgram("/usr/bin/dpkg-deb", ["--info", dist + "/" + package])
         #expect(info.stdout.contains("Package: beaconctl"))
-        // What the binary links (readelf -d: libcurl, libc and libm, libstdc++, libgcc_s).
-        #expect(info.stdout.contains("Depends: libcurl4, libc6, libstdc++6, libgcc-s1"))
+        // What the binary links (readelf -d: libcurl, libsqlite3, libc and libm, libstdc++, libgcc_s).
+        #expect(info.stdout.contains("Depends: libcurl4, libsqlite3-0, libc6, libstdc++6, libgcc-s1"))
         let contents = try await runProgram("/usr/bin/dpkg-deb", ["--contents", dist + "/" + package])
         for path in ["./usr/bin/beaconctl", "./lib/systemd/system/beaconctl.service", "./etc/beaconctl/beaconctl.toml"] {
             #expect(contents.stdout.contains(" \(path)\n"), "\(path) in\n\(contents.stdout)")
