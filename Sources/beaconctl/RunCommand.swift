@@ -27,7 +27,13 @@ struct RunCommand: AsyncParsableCommand {
               status   (replies with the status JSON)
               events | events follow [N]   (the event history; on the socket, follow streams new entries)
 
-            SIGTERM, SIGINT and the end of stdin drain: in-flight beacons get --drain-timeout to finish, then exit 0.
+            Every beacon delivery and the session are journaled in --state-dir: after a restart, a 'load' of \
+            the same session (or --media-url) resumes it, and beacons still due are sent; none is sent twice, \
+            but for a request in flight when the process died. Failed requests are retried (connection \
+            errors, timeouts, HTTP 5xx and 429) with backoff, up to --beacon-max-age.
+
+            SIGTERM, SIGINT and the end of stdin drain: what is due now gets --drain-timeout to finish, \
+            beacons waiting for a retry stay due in the journal, then exit 0.
 
             Settings: each flag below but --stdin and --config may also come from the environment variable \
             it names (BEACONCTL_<KEY>) or from the TOML config file (key = the flag's name without '--'). \
@@ -76,8 +82,11 @@ struct RunCommand: AsyncParsableCommand {
                 clock: ContinuousClock())
         }
         let metricsEndpoint = MetricsOption.makeEndpoint(for: settings.metricsAddress)
+        let stateDirectory = settings.stateDir
+        startup.info("journal of beacon deliveries and sessions directory=\(stateDirectory)")
         let daemon = BeaconDaemon(
-            configuration: configuration, client: client, logger: logger, announce: StandardOutput.writeLine,
+            configuration: configuration, client: client, journal: { () throws(JournalError) in try SQLiteBeaconJournal(directory: stateDirectory) },
+            logger: logger, announce: StandardOutput.writeLine,
             notify: { notification in
                 notifier?.observe(notification)
                 metricsEndpoint?.metrics.record(notification)
