@@ -23,6 +23,9 @@ struct SettingsOptions: ParsableArguments {
     @Option(help: settingHelp("Seconds in-flight beacons may take to finish at shutdown (default 5).", .drainTimeout, valueName: "seconds"))
     var drainTimeout: String?
 
+    @Option(help: settingHelp("Seconds one HTTP request (session init, metadata, beacon) may take in all, redirects included (default 10, at most 300).", .httpTimeout, valueName: "seconds"))
+    var httpTimeout: String?
+
     @Flag(inversion: .prefixedNo, help: settingHelp("Compute everything but send no beacon (events become done, logged as not sent).", .quiet))
     var quiet: Bool?
 
@@ -40,7 +43,8 @@ struct SettingsOptions: ParsableArguments {
         var layer = SettingsLayer(source: .flag)
         let texts: [(SettingKey, String?)] = [
             (.mediaURL, mediaUrl), (.trackingURL, trackingUrl), (.socket, socket), (.metadataInterval, metadataInterval),
-            (.retention, retention), (.drainTimeout, drainTimeout), (.logLevel, logLevel), (.metricsAddress, metricsAddress),
+            (.retention, retention), (.drainTimeout, drainTimeout), (.httpTimeout, httpTimeout), (.logLevel, logLevel),
+            (.metricsAddress, metricsAddress),
         ]
         for case (let key, let text?) in texts { layer.values[key] = .text(text) }
         for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking)] { layer.values[key] = .boolean(flag) }

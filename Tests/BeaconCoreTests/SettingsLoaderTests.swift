@@ -26,6 +26,7 @@ import Testing
                     metadata-interval = 1  # flag --metadata-interval
                     retention = 20  # env BEACONCTL_RETENTION
                     drain-timeout = 7  # file \(file)
+                    http-timeout = 10  # default
                     quiet = false  # default
                     log-level = "info"  # default
                     debug-tracking = false  # default

@@ -7,6 +7,7 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case metadataInterval = "metadata-interval"
     case retention
     case drainTimeout = "drain-timeout"
+    case httpTimeout = "http-timeout"
     case quiet
     case logLevel = "log-level"
     case debugTracking = "debug-tracking"

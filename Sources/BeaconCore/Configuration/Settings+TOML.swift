@@ -10,6 +10,7 @@ extension Settings {
         case .metadataInterval: Self.number(metadataInterval)
         case .retention: Self.number(retention)
         case .drainTimeout: Self.number(drainTimeout)
+        case .httpTimeout: Self.number(httpTimeout)
         case .quiet: "\(quiet)"
         case .debugTracking: "\(debugTracking)"
         case .logLevel: Self.quoted(logLevel.rawValue)
