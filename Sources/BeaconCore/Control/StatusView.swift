@@ -5,6 +5,9 @@ public enum StatusView {
         var lines: [String] = []
         lines.append("beaconctl \(report.version) (API level \(report.apiLevel))")
         lines.append(field("state", report.state))
+        if report.initFailures > 0 {
+            lines.append(field("session init", "\(report.initFailures) attempts failed in a row\(nextTry(report.nextInitAt))"))
+        }
         if let session = report.session {
             lines.append(field("session id", session.sessionId ?? "-"))
             lines.append(field("media URL", session.mediaUrl))
@@ -25,7 +28,11 @@ public enum StatusView {
         let counters = report.counters
         lines.append(field("ticks", "\(counters.ticks)   bad lines \(counters.badLines)"))
         lines.append(field("beacons", "\(counters.beaconsSent) sent   \(counters.beaconsFailed) failed"))
-        lines.append(field("metadata", "\(counters.metadataFetches) fetches   \(counters.metadataErrors) errors"))
+        var metadata = "\(counters.metadataFetches) fetches   \(counters.metadataErrors) errors"
+        if report.metadataFailures > 0 {
+            metadata += "   \(report.metadataFailures) failed in a row\(nextTry(report.nextMetadataAt))"
+        }
+        lines.append(field("metadata", metadata))
         if let error = report.lastError { lines.append(field("last error", error)) }
         if report.adBreaks.isEmpty {
             lines.append("")
@@ -55,6 +62,11 @@ public enum StatusView {
             return "none known"
         }
         return "in \(UTCTime.formatSpan(next.startTime - playhead)) (ad break \(next.id))"
+    }
+
+    /// `, next try at <UTC>` when a retry is scheduled; nothing while an attempt is under way.
+    private static func nextTry(_ time: Milliseconds?) -> String {
+        time.map { ", next try at \(UTCTime.format($0))" } ?? ""
     }
 
     private static func field(_ name: String, _ value: String) -> String {
