@@ -16,6 +16,7 @@ import Testing
         let lines = StatusView.render(Self.report(state: "ready")).split(separator: "\n")
         #expect(lines.contains("metadata      12 fetches   3 errors"))
         #expect(!lines.contains { $0.hasPrefix("session init") })
+        #expect(lines.contains("session       none (waiting for 'load <media-url>')"))
     }
 
     @Test func failingMetadataShowsTheFailuresInARowAndTheNextTry() {
@@ -37,6 +38,7 @@ import Testing
         report.lastError = "session init: connection failed: Couldn't connect to server"
         let lines = StatusView.render(report).split(separator: "\n")
         #expect(lines.prefix(3).last == "session init  2 attempts failed in a row, next try at 2023-01-31T03:25:34.076Z")
+        #expect(lines.contains("session       none yet (session init under way)"))
         #expect(lines.contains("last error    session init: connection failed: Couldn't connect to server"))
     }
 }

@@ -149,6 +149,7 @@ import Testing
         report.initFailures = 1
         let frame = WatchView.render(report: report, history: [], now: Self.now, width: 80, colour: false)
         #expect(frame.contains("\nerror         session init: HTTP 503\n"))
+        #expect(frame.contains("state         initializing   session none yet (session init under way)"))
     }
 
     @Test func theWaitingFrameSaysSo() {

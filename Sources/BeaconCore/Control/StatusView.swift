@@ -14,7 +14,7 @@ public enum StatusView {
             lines.append(field("manifest URL", session.manifestUrl))
             lines.append(field("tracking URL", session.trackingUrl))
         } else {
-            lines.append(field("session", "none (waiting for 'load <media-url>')"))
+            lines.append(field("session", noSession(report)))
         }
         if let playhead = report.playhead {
             lines.append(field("playhead", UTCTime.format(playhead)))
@@ -62,6 +62,11 @@ public enum StatusView {
             return "none known"
         }
         return "in \(UTCTime.formatSpan(next.startTime - playhead)) (ad break \(next.id))"
+    }
+
+    /// What stands for the session before there is one.
+    static func noSession(_ report: StatusReport) -> String {
+        report.state == "initializing" ? "none yet (session init under way)" : "none (waiting for 'load <media-url>')"
     }
 
     /// `, next try at <UTC>` when a retry is scheduled; nothing while an attempt is under way.
