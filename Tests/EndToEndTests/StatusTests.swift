@@ -48,7 +48,10 @@ import Testing
             let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             #expect(
                 Set(object.keys)
-                    == ["apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters", "lastError"])
+                    == [
+                        "apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters",
+                        "lastError", "metadataFailures", "nextMetadataAt", "initFailures", "nextInitAt",
+                    ])
             #expect(object["apiLevel"] as? Int == 1)
             #expect(object["state"] as? String == "playing")
             let session = try #require(object["session"] as? [String: Any])
@@ -56,6 +59,9 @@ import Testing
             let counters = try #require(object["counters"] as? [String: Any])
             #expect(Set(counters.keys) == ["ticks", "badLines", "beaconsSent", "beaconsFailed", "metadataFetches", "metadataErrors"])
             #expect(object["lastError"] is NSNull)
+            #expect(object["metadataFailures"] as? Int == 0)
+            #expect(object["initFailures"] as? Int == 0)
+            #expect(object["nextInitAt"] is NSNull)
             let report = try StatusReport.decode(jsonLine: text)
             #expect(report.playhead == podStart + 7_000)
             #expect(report.lastTickAt != nil, "a tick arrived")
