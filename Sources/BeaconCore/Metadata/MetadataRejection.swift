@@ -47,26 +47,19 @@ enum MetadataRejection {
     private static func locate(_ codingPath: [any CodingKey], in outline: Outline.Document?) -> (place: String, field: String) {
         var place: [String] = []
         var field: [String] = []
-        var pod: Outline.Pod?
-        var ad: Outline.Ad?
+        var entries = outline?.adBreaks
         for (offset, key) in codingPath.enumerated() {
             let list = offset > 0 ? codingPath[offset - 1].stringValue : ""
             let nextIsIndex = offset + 1 < codingPath.count && codingPath[offset + 1].intValue != nil
             if let index = key.intValue {
-                let position = "#\(index + 1)"
-                switch list {
-                case "adBreaks" where field.isEmpty:
-                    pod = outline?.adBreaks?.element(at: index)
-                    place.append("ad break \(pod?.id ?? position)")
-                case "ads" where field.isEmpty:
-                    ad = pod?.ads?.element(at: index)
-                    place.append("ad \(ad?.id ?? position)")
-                case "trackingEvents" where field.isEmpty:
-                    place.append("event \(ad?.trackingEvents?.element(at: index)?.event ?? position)")
-                default:
+                if field.isEmpty, let depth = Outline.lists.firstIndex(of: list) {
+                    let entry = entries?.element(at: index)
+                    place.append(Outline.Entry.name(entry, depth: depth, index: index))
+                    entries = entry?.entries
+                } else {
                     field.append("[\(index)]")
                 }
-            } else if !(nextIsIndex && field.isEmpty && ["adBreaks", "ads", "trackingEvents"].contains(key.stringValue)) {
+            } else if !(nextIsIndex && field.isEmpty && Outline.lists.contains(key.stringValue)) {
                 field.append(field.isEmpty ? key.stringValue : ".\(key.stringValue)")
             }
         }
@@ -77,6 +70,9 @@ enum MetadataRejection {
     /// field, and numbers keep how they were written when they are no integer.
     private enum Outline {
         enum Keys: String, CodingKey { case dataRange, start, end, adBreaks, ads, trackingEvents, id, event, startTime, duration }
+
+        /// The lists that nest ad breaks, ads and tracking events, outermost first.
+        static let lists = ["adBreaks", "ads", "trackingEvents"]
 
         /// A number where integer milliseconds belong: one, or the number as read (`1.5`, `1e+23`).
         enum Number: Decodable {
@@ -96,88 +92,64 @@ enum MetadataRejection {
         }
 
         struct Document: Decodable {
-            var dataRange: Range?
-            var adBreaks: [Pod]?
+            var start: Number?
+            var end: Number?
+            var adBreaks: [Entry]?
+
             init(from decoder: any Decoder) {
                 let container = try? decoder.container(keyedBy: Keys.self)
-                dataRange = container?.lenient(Range.self, .dataRange)
-                adBreaks = container?.lenient([Pod].self, .adBreaks)
+                let range = (try? container?.nestedContainer(keyedBy: Keys.self, forKey: .dataRange)) ?? nil
+                start = range?.lenient(Number.self, .start)
+                end = range?.lenient(Number.self, .end)
+                adBreaks = container?.lenient([Entry].self, .adBreaks)
             }
 
             /// The first number, in document order, that is no integer: where it is and what it was.
             func firstNonInteger() -> String? {
-                func check(_ place: @autoclosure () -> String, _ numbers: [(String, Number?)]) -> String? {
-                    for case (let field, .other(let written)?) in numbers {
-                        return "\(place()): \(field) \(written) is not an integer number of milliseconds"
+                Self.check("dataRange", [("start", start), ("end", end)]) ?? Self.firstNonInteger(in: adBreaks, depth: 0, within: [])
+            }
+
+            private static func firstNonInteger(in entries: [Entry]?, depth: Int, within place: [String]) -> String? {
+                for (index, entry) in (entries ?? []).enumerated() {
+                    let here = place + [Entry.name(entry, depth: depth, index: index)]
+                    if let found = check(here.joined(separator: ", "), [("startTime", entry.startTime), ("duration", entry.duration)])
+                        ?? firstNonInteger(in: entry.entries, depth: depth + 1, within: here)
+                    {
+                        return found
                     }
-                    return nil
                 }
-                if let found = check("dataRange", [("start", dataRange?.start), ("end", dataRange?.end)]) { return found }
-                for (podIndex, pod) in (adBreaks ?? []).enumerated() {
-                    let podName = pod.id ?? "#\(podIndex + 1)"
-                    if let found = check(place(pod: podName), [("startTime", pod.startTime), ("duration", pod.duration)]) { return found }
-                    for (adIndex, ad) in (pod.ads ?? []).enumerated() {
-                        let adName = ad.id ?? "#\(adIndex + 1)"
-                        if let found = check(place(pod: podName, ad: adName), [("startTime", ad.startTime), ("duration", ad.duration)]) {
-                            return found
-                        }
-                        for (eventIndex, event) in (ad.trackingEvents ?? []).enumerated() {
-                            let eventPlace = place(pod: podName, ad: adName, event: event.event ?? "#\(eventIndex + 1)")
-                            if let found = check(eventPlace, [("startTime", event.startTime), ("duration", event.duration)]) { return found }
-                        }
-                    }
+                return nil
+            }
+
+            private static func check(_ place: @autoclosure () -> String, _ numbers: [(String, Number?)]) -> String? {
+                for case (let field, .other(let written)?) in numbers {
+                    return "\(place()): \(field) \(written) is not an integer number of milliseconds"
                 }
                 return nil
             }
         }
 
-        struct Range: Decodable {
-            var start: Number?
-            var end: Number?
-            init(from decoder: any Decoder) {
-                let container = try? decoder.container(keyedBy: Keys.self)
-                start = container?.lenient(Number.self, .start)
-                end = container?.lenient(Number.self, .end)
-            }
-        }
-
-        struct Pod: Decodable {
+        /// An ad break, an ad or a tracking event, and the entries it holds (ads, tracking events).
+        struct Entry: Decodable {
             var id: String?
-            var startTime: Number?
-            var duration: Number?
-            var ads: [Ad]?
-            init(from decoder: any Decoder) {
-                let container = try? decoder.container(keyedBy: Keys.self)
-                id = container?.lenient(String.self, .id)
-                startTime = container?.lenient(Number.self, .startTime)
-                duration = container?.lenient(Number.self, .duration)
-                ads = container?.lenient([Ad].self, .ads)
-            }
-        }
-
-        struct Ad: Decodable {
-            var id: String?
-            var startTime: Number?
-            var duration: Number?
-            var trackingEvents: [Event]?
-            init(from decoder: any Decoder) {
-                let container = try? decoder.container(keyedBy: Keys.self)
-                id = container?.lenient(String.self, .id)
-                startTime = container?.lenient(Number.self, .startTime)
-                duration = container?.lenient(Number.self, .duration)
-                trackingEvents = container?.lenient([Event].self, .trackingEvents)
-            }
-        }
-
-        struct Event: Decodable {
             var event: String?
             var startTime: Number?
             var duration: Number?
+            var entries: [Entry]?
+
             init(from decoder: any Decoder) {
                 let container = try? decoder.container(keyedBy: Keys.self)
+                id = container?.lenient(String.self, .id)
                 event = container?.lenient(String.self, .event)
                 startTime = container?.lenient(Number.self, .startTime)
                 duration = container?.lenient(Number.self, .duration)
+                entries = container?.lenient([Entry].self, .ads) ?? container?.lenient([Entry].self, .trackingEvents)
+            }
+
+            /// `ad break p1`, `ad a1`, `event start`, or the position when the name is unreadable.
+            static func name(_ entry: Entry?, depth: Int, index: Int) -> String {
+                let label = ["ad break", "ad", "event"][min(depth, 2)]
+                return "\(label) \((depth == 2 ? entry?.event : entry?.id) ?? "#\(index + 1)")"
             }
         }
     }
