@@ -74,7 +74,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let configuration = settings.daemonConfiguration(version: Beaconctl.version)
 
-        let client = CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version)")
+        let client = CurlHTTPClient(configuration: settings.httpClientConfiguration(userAgent: "beaconctl/\(Beaconctl.version)"))
         let notifier = NotifySocket(environment: environment).map { notifySocket in
             SystemdNotifier(
                 channel: notifySocket,

@@ -28,6 +28,8 @@ struct SettingsOptions: ParsableArguments {
 
     @Option(help: settingHelp("Seconds after it became due that a beacon is still retried, then given up (default 900).", .beaconMaxAge, valueName: "seconds"))
     var beaconMaxAge: String?
+    @Option(help: settingHelp("Seconds one HTTP request (session init, metadata, beacon) may take in all, redirects included (default 10, at most 300).", .httpTimeout, valueName: "seconds"))
+    var httpTimeout: String?
 
     @Flag(inversion: .prefixedNo, help: settingHelp("Compute everything but send no beacon (events become done, logged as not sent).", .quiet))
     var quiet: Bool?
@@ -47,7 +49,7 @@ struct SettingsOptions: ParsableArguments {
         let texts: [(SettingKey, String?)] = [
             (.mediaURL, mediaUrl), (.trackingURL, trackingUrl), (.socket, socket), (.metadataInterval, metadataInterval),
             (.retention, retention), (.drainTimeout, drainTimeout), (.stateDir, stateDir), (.beaconMaxAge, beaconMaxAge),
-            (.logLevel, logLevel), (.metricsAddress, metricsAddress),
+            (.httpTimeout, httpTimeout), (.logLevel, logLevel), (.metricsAddress, metricsAddress),
         ]
         for case (let key, let text?) in texts { layer.values[key] = .text(text) }
         for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking)] { layer.values[key] = .boolean(flag) }

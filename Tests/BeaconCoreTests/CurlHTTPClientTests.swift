@@ -93,6 +93,25 @@ struct CurlHTTPClientTests {
         }
     }
 
+    @Test func retryAfterIsTheLastResponsesHeaderAsSent() async throws {
+        try await withServer(handler: { request in
+            switch request.path {
+            case "/busy": Response(status: 503, headers: [("retry-AFTER", " 120 ")])
+            case "/moved": Response(status: 302, headers: [("Location", "/plain"), ("Retry-After", "30")])
+            case "/dated": Response(status: 429, headers: [("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT")])
+            default: .status(200)
+            }
+        }) { server, client, _ in
+            #expect(try await client.send(get(server.baseURL + "/busy")).retryAfter == "120")
+            #expect(try await client.send(get(server.baseURL + "/dated")).retryAfter == "Wed, 21 Oct 2015 07:28:00 GMT")
+            #expect(try await client.send(get(server.baseURL + "/plain")).retryAfter == nil)
+            // A redirect's Retry-After is about the redirect, not the response it leads to.
+            let redirected = try await client.send(get(server.baseURL + "/moved"))
+            #expect(redirected.finalURL == server.baseURL + "/plain")
+            #expect(redirected.retryAfter == nil)
+        }
+    }
+
     /// `/hop/N` redirects to `/hop/N-1`; `/hop/0` answers 200.
     static let hops: HTTPServer.Handler = { request in
         guard request.path.hasPrefix("/hop/"), let n = Int(request.path.dropFirst(5)) else { return .status(404) }
@@ -190,6 +209,37 @@ struct CurlHTTPClientTests {
             }
             let exact = try await client.send(get(server.baseURL + "/exact", maxResponseBytes: 100))
             #expect(exact.body.count == 100)
+        }
+    }
+
+    /// An endless body must be cut at the cap as it streams in: read whole, it would never end.
+    @Test func anEndlessBodyIsAbortedAtTheCap() async throws {
+        try await withServer(handler: { _ in .endless([UInt8](repeating: 0x61, count: 65_536)) }) { server, client, _ in
+            await #expect(throws: HTTPClientError.responseTooLarge(limit: 1 << 20)) {
+                try await client.send(get(server.baseURL + "/endless", maxResponseBytes: 1 << 20))
+            }
+        }
+    }
+
+    @Test func aDrippingBodyEndsAtTheTotalTimeout() async throws {
+        let configuration = CurlHTTPClient.Configuration(connectTimeout: .seconds(2), totalTimeout: .milliseconds(500))
+        try await withServer(configuration: configuration, handler: { _ in .drip(Array("{}".utf8) + [UInt8](repeating: 0x20, count: 60), every: .milliseconds(100)) }) {
+            server, client, _ in
+            await #expect(throws: HTTPClientError.timedOut) {
+                try await client.send(get(server.baseURL + "/drip"))
+            }
+        }
+    }
+
+    @Test func aBodyCutOffMidwayIsAConnectionFailure() async throws {
+        try await withServer(handler: { _ in .cutOff(Array(#"{"dataRange": {"start": 1}}"#.utf8), after: 10) }) { server, client, _ in
+            let error = await #expect(throws: HTTPClientError.self) {
+                try await client.send(get(server.baseURL + "/cut"))
+            }
+            guard case .connectionFailed = error else {
+                Issue.record("expected connectionFailed, got \(String(describing: error))")
+                return
+            }
         }
     }
 

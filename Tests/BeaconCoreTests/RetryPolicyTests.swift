@@ -121,19 +121,15 @@ import Testing
         }
     }
 
-    /// `RetryAfter.delay` is a placeholder returning nil until the Retry-After parser is merged; once
-    /// it parses "120" as 120 s, this test passes and the known-issue wrapper must be removed.
     @Test func aRetryAfterIsALowerBoundOnTheWaitButNotPastTheDeadline() {
-        withKnownIssue("RetryAfter.delay is a placeholder that parses nothing") {
-            // Far above the first retry's backoff ceiling of 1 s: the wait is the Retry-After.
-            let now = dueAt + 100
-            #expect(wait(of: verdict(.answered(status: 503), retryAfter: "120", now: now), now: now) == 120_000)
-            #expect(wait(of: verdict(.answered(status: 429), retryAfter: "120", now: now), now: now) == 120_000)
-            // Past the deadline, the last attempt stays at the deadline.
-            let nearDeadline = dueAt + policy.maxAge - 60_000
-            let capped = verdict(.answered(status: 503), retryAfter: "120", now: nearDeadline)
-            #expect(wait(of: capped, now: nearDeadline) == 60_000)
-        }
+        // Far above the first retry's backoff ceiling of 1 s: the wait is the Retry-After.
+        let now = dueAt + 100
+        #expect(wait(of: verdict(.answered(status: 503), retryAfter: "120", now: now), now: now) == 120_000)
+        #expect(wait(of: verdict(.answered(status: 429), retryAfter: "120", now: now), now: now) == 120_000)
+        // Past the deadline, the last attempt stays at the deadline.
+        let nearDeadline = dueAt + policy.maxAge - 60_000
+        let capped = verdict(.answered(status: 503), retryAfter: "120", now: nearDeadline)
+        #expect(wait(of: capped, now: nearDeadline) == 60_000)
     }
 
     @Test func afterTheMaxAgeARetryableFailureGivesUpWithTheLastError() {

@@ -28,6 +28,7 @@ import Testing
                     drain-timeout = 7  # file \(file)
                     state-dir = "/var/lib/beaconctl"  # default
                     beacon-max-age = 900  # default
+                    http-timeout = 10  # default
                     quiet = false  # default
                     log-level = "info"  # default
                     debug-tracking = false  # default

@@ -78,6 +78,27 @@ import Testing
         }
     }
 
+    @Test func theHTTPTimeoutIsAtMostFiveMinutes() throws {
+        for good in [SettingValue.number(0.5), .number(300), .text("30")] {
+            #expect(refusal([SettingsLayer(source: .flag, values: [.httpTimeout: good])]) == nil, "\(good)")
+        }
+        for bad in [SettingValue.number(0), .number(300.5), .number(.nan), .text("10s"), .boolean(true)] {
+            #expect(
+                refusal([SettingsLayer(source: Self.file, values: [.httpTimeout: bad])])
+                    == "http-timeout (file /etc/b.toml): must be a number of seconds above 0 and at most 300", "\(bad)")
+        }
+    }
+
+    @Test func theHTTPClientTakesTheTimeoutAndConnectsWithinFiveSecondsOfIt() throws {
+        let standard = try resolve([]).httpClientConfiguration(userAgent: "beaconctl/x")
+        #expect(standard.totalTimeout == .seconds(10))
+        #expect(standard.connectTimeout == .seconds(5))
+        #expect(standard.userAgent == "beaconctl/x")
+        let short = try resolve([SettingsLayer(source: .environment, values: [.httpTimeout: .text("1.5")])]).httpClientConfiguration(userAgent: "b")
+        #expect(short.totalTimeout == .milliseconds(1500))
+        #expect(short.connectTimeout == .milliseconds(1500))
+    }
+
     @Test func secondsKeepSubMillisecondPrecisionInTheDaemonConfiguration() throws {
         let settings = try resolve([SettingsLayer(source: .flag, values: [.metadataInterval: .text("0.0005"), .drainTimeout: .text("1.25")])])
         let configuration = settings.daemonConfiguration(version: "v")

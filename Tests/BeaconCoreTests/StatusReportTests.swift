@@ -23,8 +23,8 @@ import Testing
         return StatusReport(
             version: "1.2.3", state: "playing", session: Self.session, playhead: Fixture.t0 + 1000,
             dataRange: DataRange(start: Fixture.t0 - 60_000, end: Fixture.t0 + 30_000), adBreaks: [pod], counters: counters,
-            lastError: "metadata: not valid JSON", deliveries: [StatusReport.Delivery(Self.retrying)],
-            journal: StatusReport.Journal(state: .unavailable, error: "disk full"))
+            lastError: "metadata: not valid JSON", metadataFailures: 2, nextMetadataAt: Fixture.t0 + 4_000,
+            deliveries: [StatusReport.Delivery(Self.retrying)], journal: StatusReport.Journal(state: .unavailable, error: "disk full"))
     }
 
     func object(_ line: String) throws -> [String: Any] {
@@ -43,11 +43,14 @@ import Testing
         #expect(
             Set(json.keys) == [
                 "apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters",
-                "lastError", "deliveries", "journal",
+                "lastError", "metadataFailures", "nextMetadataAt", "initFailures", "nextInitAt", "deliveries", "journal",
             ])
         #expect(json["apiLevel"] as? Int == StatusReport.currentAPILevel)
         #expect(json["version"] as? String == "1.2.3")
         #expect(json["state"] as? String == "playing")
+        #expect(json["metadataFailures"] as? Int == 2)
+        #expect((json["nextMetadataAt"] as? NSNumber)?.int64Value == Fixture.t0 + 4_000)
+        #expect(json["initFailures"] as? Int == 0)
         #expect((json["playhead"] as? NSNumber)?.int64Value == Fixture.t0 + 1000)
         let session = try #require(json["session"] as? [String: Any])
         #expect(Set(session.keys) == ["mediaUrl", "manifestUrl", "trackingUrl", "sessionId"])
@@ -94,7 +97,7 @@ import Testing
             version: "1.2.3", state: "idle", session: nil, playhead: nil, dataRange: nil, adBreaks: [], counters: StatusReport.Counters())
         let line = report.jsonLine()
         let json = try object(line)
-        for key in ["session", "playhead", "dataRange", "lastError"] {
+        for key in ["session", "playhead", "dataRange", "lastError", "nextMetadataAt", "nextInitAt"] {
             #expect(json[key] is NSNull, "\(key) should be null")
         }
         #expect((json["adBreaks"] as? [Any])?.isEmpty == true)
@@ -106,6 +109,16 @@ import Testing
         report.session?.sessionId = nil
         let session = try #require(try object(report.jsonLine())["session"] as? [String: Any])
         #expect(session["sessionId"] is NSNull)
+    }
+
+    /// A daemon of an earlier release, at the same API level, sends no retry fields: they read as none.
+    @Test func readsAReportWithoutTheRetryFields() throws {
+        let report = try StatusReport.decode(
+            jsonLine: #"{"apiLevel":1,"version":"0.1","state":"idle","session":null,"playhead":null,"dataRange":null,"adBreaks":[],"#
+                + #""counters":{"ticks":0,"badLines":0,"beaconsSent":0,"beaconsFailed":0,"metadataFetches":0,"metadataErrors":0},"lastError":null}"#)
+        #expect(report.state == "idle")
+        #expect(report.metadataFailures == 0 && report.nextMetadataAt == nil)
+        #expect(report.initFailures == 0 && report.nextInitAt == nil)
     }
 
     @Test func rejectsALineThatIsNotAReport() {

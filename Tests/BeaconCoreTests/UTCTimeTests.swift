@@ -35,4 +35,25 @@ import Testing
     func formatsSpans(milliseconds: Milliseconds, text: String) {
         #expect(UTCTime.formatSpan(milliseconds) == text)
     }
+
+    @Test(arguments: [
+        1_675_135_534_000, 0, 951_782_400_000, 951_868_799_000, 4_107_542_400_000, 253_402_300_799_000, -86_400_000,
+    ] as [Milliseconds])
+    func calendarFieldsRoundTrip(milliseconds: Milliseconds) throws {
+        let text = UTCTime.format(milliseconds)
+        let fields = text.split(whereSeparator: { "-T:.Z".contains($0) }).map { Int64($0)! }
+        #expect(UTCTime.milliseconds(year: fields[0], month: fields[1], day: fields[2], hour: fields[3], minute: fields[4], second: fields[5]) == milliseconds)
+    }
+
+    @Test func calendarFieldsOutOfRangeGiveNothing() {
+        #expect(UTCTime.milliseconds(year: 2023, month: 2, day: 29, hour: 0, minute: 0, second: 0) == nil)
+        #expect(UTCTime.milliseconds(year: 2024, month: 2, day: 29, hour: 0, minute: 0, second: 0) == 1_709_164_800_000)
+        #expect(UTCTime.milliseconds(year: 1900, month: 2, day: 29, hour: 0, minute: 0, second: 0) == nil)
+        #expect(UTCTime.milliseconds(year: 2000, month: 2, day: 29, hour: 0, minute: 0, second: 0) == 951_782_400_000)
+        #expect(UTCTime.milliseconds(year: 2023, month: 13, day: 1, hour: 0, minute: 0, second: 0) == nil)
+        #expect(UTCTime.milliseconds(year: 2023, month: 4, day: 31, hour: 0, minute: 0, second: 0) == nil)
+        #expect(UTCTime.milliseconds(year: 2023, month: 1, day: 1, hour: 24, minute: 0, second: 0) == nil)
+        #expect(UTCTime.milliseconds(year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0) == nil)
+        #expect(UTCTime.milliseconds(year: 2023, month: 1, day: 1, hour: 23, minute: 59, second: 60) == 1_672_617_600_000)
+    }
 }

@@ -141,6 +141,17 @@ import Testing
         #expect(frame.contains("\nerror         HTTP 404\n"))
     }
 
+    @Test func aRetriedInitShowsWhyItFailed() {
+        var report = Self.report(state: "initializing", playhead: nil)
+        report.session = nil
+        report.lastError = "session init: HTTP 503"
+        #expect(!WatchView.render(report: report, history: [], now: Self.now, width: 80, colour: false).contains("error         "))
+        report.initFailures = 1
+        let frame = WatchView.render(report: report, history: [], now: Self.now, width: 80, colour: false)
+        #expect(frame.contains("\nerror         session init: HTTP 503\n"))
+        #expect(frame.contains("state         initializing   session none yet (session init under way)"))
+    }
+
     @Test func theWaitingFrameSaysSo() {
         let frame = WatchView.waiting(reason: "no daemon is listening on /x", now: Self.now, width: 80, colour: false)
         #expect(frame == "beaconctl watch   2023-11-14T22:13:20.000Z\nwaiting for daemon: no daemon is listening on /x")

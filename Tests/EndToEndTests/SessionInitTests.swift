@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconSimulator
 import Foundation
+import Synchronization
 import Testing
 
 /// Session init at the ad-insertion service, each fallback with the real binary and `--media-url`.
@@ -109,17 +110,92 @@ import Testing
         }
     }
 
-    @Test func noSessidAnywhereIsAnError() async throws {
+    /// The service may be fixed later: init goes on, with backoff, and says why it failed.
+    @Test func noSessidAnywhereIsRetried() async throws {
         try await withInit(route: Self.noSessidRoute) { service, daemon in
-            let report = try await daemon.waitForStatus("the error state") { $0.state == "error" }
+            let report = try await daemon.waitForStatus("a second failed attempt") { $0.initFailures >= 2 }
+            #expect(report.state == "initializing")
             #expect(report.session == nil)
             #expect(report.lastError?.contains("sessid") == true, "\(report.lastError ?? "nil")")
             #expect(daemon.stdoutLines.isEmpty)
-            #expect(daemon.stderrLines.contains { $0.contains("session init failed") && $0.contains("sessid") })
+            #expect(daemon.stderrLines.contains { $0.contains("session init failed, retrying") && $0.contains("sessid") })
             #expect(service.metadataRequests.isEmpty)
             // Still alive and answering.
-            #expect(try await daemon.status().state == "error")
+            #expect(try await daemon.status().state == "initializing")
             #expect(daemon.child.exitStatus == nil)
+        }
+    }
+
+    /// A media URL no retry can fix is refused once: the error state, no retry.
+    @Test func aLoadOfANonHTTPURLIsAnErrorNotRetried() async throws {
+        try await withDaemon([]) { daemon in
+            try await daemon.waitUntilListening()
+            let reply = try await daemon.request("load ftp://127.0.0.1/live/master.m3u8")
+            #expect(reply.contains("refused"), "\(reply)")
+            let report = try await daemon.status()
+            #expect(report.state == "error")
+            #expect(report.initFailures == 0 && report.nextInitAt == nil)
+            daemon.terminate()
+            #expect(try await daemon.waitForExit() == 0)
+        }
+    }
+
+    /// The ad service is down when the daemon starts: init is retried with backoff (status says
+    /// so) until the service comes up, and the session then starts on its own.
+    @Test func initAtBootWaitsForTheServiceToComeUp() async throws {
+        let port = try await withAdService { $0.server.port }
+        let route: AdService.Route = { request in
+            guard request.path == Self.masterPath, request.method == "POST" else { return nil }
+            return .json(#"{"manifestUrl": "/live/sess/up/master.m3u8?sessid=up", "trackingUrl": "/live/sess/up/metadata?sessid=up"}"#)
+        }
+        let mediaURL = "http://127.0.0.1:\(port)\(Self.masterPath)"
+        try await withDaemon(["--media-url", mediaURL, "--metadata-interval", "0.2"]) { daemon in
+            let retrying = try await daemon.waitForStatus("init retried") { $0.initFailures >= 2 && $0.nextInitAt != nil }
+            #expect(retrying.state == "initializing")
+            #expect(retrying.lastError?.contains("session init: ") == true, "\(retrying.lastError ?? "nil")")
+            #expect(retrying.lastError?.contains("Couldn't connect to server") == true, "\(retrying.lastError ?? "nil")")
+            let human = try await runBeaconctl(["status", "--socket", daemon.socketPath])
+            #expect(human.stdout.contains("attempts failed in a row, next try at "), "\(human.stdout)")
+
+            try await withAdService(route: route, port: port) { service in
+                service.serve(Ads.document([]))
+                let line = try await daemon.sessionLine(timeout: .seconds(70))
+                #expect(line.contains("sessid=up"), "\(line)")
+                let ready = try await daemon.waitForStatus("ready") { $0.state == "ready" }
+                #expect(ready.initFailures == 0 && ready.nextInitAt == nil)
+                #expect(ready.session?.sessionId == "up")
+                try await daemon.waitForStatus("the first metadata") { $0.dataRange != nil }
+                daemon.terminate()
+                #expect(try await daemon.waitForExit() == 0)
+            }
+        }
+    }
+
+    /// A `load` gets its reply at once when its first attempt fails, saying init goes on; the
+    /// session is announced on stdout when a later attempt succeeds.
+    @Test func aLoadWhoseFirstAttemptFailsRepliesAndTheSessionStartsLater() async throws {
+        let up = Atomic(false)
+        try await withAdService(route: { request in
+            guard request.path == Self.masterPath else { return nil }
+            guard up.load(ordering: .relaxed) else { return .status(503) }
+            return .json(#"{"manifestUrl": "/live/sess/late/master.m3u8?sessid=late", "trackingUrl": "/live/sess/late/metadata?sessid=late"}"#)
+        }) { service in
+            service.serve(Ads.document([]))
+            try await withDaemon([]) { daemon in
+                try await daemon.waitUntilListening()
+                let result = try await runBeaconctl(["send", "--socket", daemon.socketPath, "load", service.baseURL + Self.masterPath])
+                #expect(result.status != 0)
+                #expect(result.stdout.hasPrefix("{\"error\""), "\(result.stdout)")
+                #expect(result.stdout.contains("HTTP 503") && result.stdout.contains("keeps retrying"), "\(result.stdout)")
+                #expect(try await daemon.status().state == "initializing")
+
+                up.store(true, ordering: .relaxed)
+                let line = try await daemon.sessionLine(timeout: .seconds(20))
+                #expect(line.contains("sessid=late"), "\(line)")
+                try await daemon.waitForStatus("ready") { $0.state == "ready" && $0.initFailures == 0 }
+                daemon.terminate()
+                #expect(try await daemon.waitForExit() == 0)
+            }
         }
     }
 
@@ -143,8 +219,10 @@ import Testing
                 #expect(result.status != 0)
                 #expect(result.stdout.hasPrefix("{\"error\""), "\(result.stdout)")
                 #expect(result.stdout.contains("sessid"), "\(result.stdout)")
+                #expect(result.stdout.contains("keeps retrying"), "\(result.stdout)")
                 let report = try await daemon.status()
-                #expect(report.state == "error")
+                #expect(report.state == "initializing")
+                #expect(report.initFailures >= 1)
                 #expect(daemon.stdoutLines.isEmpty)
                 daemon.terminate()
                 #expect(try await daemon.waitForExit() == 0)
@@ -160,7 +238,9 @@ import Testing
                 feed.line("pause")
                 feed.line("play")
                 daemon.send(feed.lines)
-                try await daemon.waitForStatus("every tick counted") { $0.state == "error" && $0.counters.ticks == feed.tickCount }
+                try await daemon.waitForStatus("every tick counted") {
+                    $0.state == "initializing" && $0.initFailures >= 1 && $0.counters.ticks == feed.tickCount
+                }
                 try await finish(daemon)
                 #expect(service.beacons.isEmpty)
             }

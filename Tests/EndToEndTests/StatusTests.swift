@@ -50,7 +50,7 @@ import Testing
                 Set(object.keys)
                     == [
                         "apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters",
-                        "lastError", "deliveries", "journal",
+                        "lastError", "metadataFailures", "nextMetadataAt", "initFailures", "nextInitAt", "deliveries", "journal",
                     ])
             #expect(object["apiLevel"] as? Int == 1)
             #expect(object["state"] as? String == "playing")
@@ -63,6 +63,9 @@ import Testing
                     "journalErrors",
                 ])
             #expect(object["lastError"] is NSNull)
+            #expect(object["metadataFailures"] as? Int == 0)
+            #expect(object["initFailures"] as? Int == 0)
+            #expect(object["nextInitAt"] is NSNull)
             let report = try StatusReport.decode(jsonLine: text)
             #expect(report.playhead == podStart + 7_000)
             #expect(report.lastTickAt != nil, "a tick arrived")

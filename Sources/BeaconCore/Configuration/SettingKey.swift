@@ -9,6 +9,7 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case drainTimeout = "drain-timeout"
     case stateDir = "state-dir"
     case beaconMaxAge = "beacon-max-age"
+    case httpTimeout = "http-timeout"
     case quiet
     case logLevel = "log-level"
     case debugTracking = "debug-tracking"

@@ -12,6 +12,7 @@ extension Settings {
         case .drainTimeout: Self.number(drainTimeout)
         case .stateDir: Self.quoted(stateDir)
         case .beaconMaxAge: Self.number(beaconMaxAge)
+        case .httpTimeout: Self.number(httpTimeout)
         case .quiet: "\(quiet)"
         case .debugTracking: "\(debugTracking)"
         case .logLevel: Self.quoted(logLevel.rawValue)

@@ -19,6 +19,8 @@ public struct Settings: Sendable, Equatable {
     public var stateDir: String
     /// Seconds after it became due that a beacon is still retried.
     public var beaconMaxAge: Double = 900
+    /// Seconds one HTTP request (session init, metadata, beacon) may take in all, redirects included.
+    public var httpTimeout: Double = 10
     /// Compute everything, send no beacon.
     public var quiet = false
     public var logLevel: Logger.Level = .info
@@ -47,6 +49,8 @@ public struct Settings: Sendable, Equatable {
 
     /// The longest time setting: a week.
     static let maxSeconds = 7.0 * 86_400
+    /// The longest HTTP timeout: a request held longer is a stalled server, not a slow one.
+    static let maxHTTPTimeout = 300.0
 
     /// Takes each key from the highest-precedence layer that has it, over the defaults, and validates
     /// each value and the whole; the error names the first bad key and its source.
@@ -86,6 +90,7 @@ public struct Settings: Sendable, Equatable {
         case .drainTimeout: drainTimeout = try Self.seconds(value)
         case .stateDir: stateDir = try Self.directory(value)
         case .beaconMaxAge: beaconMaxAge = try Self.seconds(value)
+        case .httpTimeout: httpTimeout = try Self.seconds(value, atMost: Self.maxHTTPTimeout, "300")
         case .quiet: quiet = try Self.boolean(value)
         case .debugTracking: debugTracking = try Self.boolean(value)
         case .logLevel: logLevel = try Self.level(value)
@@ -118,15 +123,15 @@ public struct Settings: Sendable, Equatable {
         return path
     }
 
-    private static func seconds(_ value: SettingValue) throws(Refusal) -> Double {
+    private static func seconds(_ value: SettingValue, atMost limit: Double = maxSeconds, _ limitText: String = "a week") throws(Refusal) -> Double {
         let seconds: Double? =
             switch value {
             case .number(let number): number
             case .text(let text): Double(text)
             case .boolean, .unsupported: nil
             }
-        guard let seconds, seconds.isFinite, seconds > 0, seconds <= maxSeconds else {
-            throw Refusal(reason: "must be a number of seconds above 0 and at most a week")
+        guard let seconds, seconds.isFinite, seconds > 0, seconds <= limit else {
+            throw Refusal(reason: "must be a number of seconds above 0 and at most \(limitText)")
         }
         return seconds
     }
@@ -193,5 +198,11 @@ extension Settings {
         configuration.quiet = quiet
         configuration.debugTracking = debugTracking
         return configuration
+    }
+
+    /// What the HTTP client runs with: `httpTimeout` in all, at most 5 s of it to connect.
+    public func httpClientConfiguration(userAgent: String) -> CurlHTTPClient.Configuration {
+        let total = Duration.seconds(httpTimeout)
+        return CurlHTTPClient.Configuration(connectTimeout: min(.seconds(5), total), totalTimeout: total, userAgent: userAgent)
     }
 }

@@ -24,18 +24,28 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var dataRange: DataRange?
     public var adBreaks: [Pod]
     public var counters: Counters
-    /// Why the session is in the error state, or the last metadata error.
+    /// Why the session is in the error state, or the last error of session init or metadata.
     public var lastError: String?
     /// Every beacon delivery still due or in flight, and those of the session's tracking events
     /// that finished, oldest first.
     public var deliveries: [Delivery]
     public var journal: Journal
+    /// Metadata requests of the session that failed in a row (network, HTTP status, rejected
+    /// document); 0 after a success. Each one lengthens the wait before the next request.
+    public var metadataFailures: Int
+    /// When the next metadata request is due (wall clock); nil while one is under way or without a session.
+    public var nextMetadataAt: Milliseconds?
+    /// Session init attempts that failed in a row for the stream being started; 0 once it is ready.
+    public var initFailures: Int
+    /// When the next session init attempt is due (wall clock) while init is being retried.
+    public var nextInitAt: Milliseconds?
 
     public init(
         apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
         playhead: Milliseconds?, lastTickAt: Milliseconds? = nil, lastMetadataAt: Milliseconds? = nil,
-        dataRange: DataRange?, adBreaks: [Pod], counters: Counters, lastError: String? = nil, deliveries: [Delivery] = [],
-        journal: Journal = Journal(state: .off)
+        dataRange: DataRange?, adBreaks: [Pod], counters: Counters, lastError: String? = nil,
+        metadataFailures: Int = 0, nextMetadataAt: Milliseconds? = nil, initFailures: Int = 0, nextInitAt: Milliseconds? = nil,
+        deliveries: [Delivery] = [], journal: Journal = Journal(state: .off)
     ) {
         self.apiLevel = apiLevel
         self.version = version
@@ -48,6 +58,10 @@ public struct StatusReport: Sendable, Equatable, Codable {
         self.adBreaks = adBreaks
         self.counters = counters
         self.lastError = lastError
+        self.metadataFailures = metadataFailures
+        self.nextMetadataAt = nextMetadataAt
+        self.initFailures = initFailures
+        self.nextInitAt = nextInitAt
         self.deliveries = deliveries
         self.journal = journal
     }
@@ -127,11 +141,52 @@ public struct StatusReport: Sendable, Equatable, Codable {
         public var journalErrors = 0
 
         public init() {}
+
+        private enum CodingKeys: String, CodingKey {
+            case ticks, badLines, beaconsSent, beaconsFailed, beaconsRetried, beaconsResent, metadataFetches, metadataErrors, journalErrors
+        }
+
+        public init(from decoder: any Decoder) throws {
+            // A counter an earlier release did not send reads as 0.
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            func count(_ key: CodingKeys) throws -> Int { try container.decodeIfPresent(Int.self, forKey: key) ?? 0 }
+            ticks = try count(.ticks)
+            badLines = try count(.badLines)
+            beaconsSent = try count(.beaconsSent)
+            beaconsFailed = try count(.beaconsFailed)
+            beaconsRetried = try count(.beaconsRetried)
+            beaconsResent = try count(.beaconsResent)
+            metadataFetches = try count(.metadataFetches)
+            metadataErrors = try count(.metadataErrors)
+            journalErrors = try count(.journalErrors)
+        }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case apiLevel, version, state, session, playhead, lastTickAt, lastMetadataAt, dataRange, adBreaks, counters, lastError, deliveries,
-            journal
+        case apiLevel, version, state, session, playhead, lastTickAt, lastMetadataAt, dataRange, adBreaks, counters, lastError
+        case metadataFailures, nextMetadataAt, initFailures, nextInitAt, deliveries, journal
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        apiLevel = try container.decode(Int.self, forKey: .apiLevel)
+        version = try container.decode(String.self, forKey: .version)
+        state = try container.decode(String.self, forKey: .state)
+        session = try container.decodeIfPresent(SessionEndpoints.self, forKey: .session)
+        playhead = try container.decodeIfPresent(Milliseconds.self, forKey: .playhead)
+        lastTickAt = try container.decodeIfPresent(Milliseconds.self, forKey: .lastTickAt)
+        lastMetadataAt = try container.decodeIfPresent(Milliseconds.self, forKey: .lastMetadataAt)
+        dataRange = try container.decodeIfPresent(DataRange.self, forKey: .dataRange)
+        adBreaks = try container.decode([Pod].self, forKey: .adBreaks)
+        counters = try container.decode(Counters.self, forKey: .counters)
+        lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
+        // Added fields: a daemon of the same API level but an earlier release does not send them.
+        metadataFailures = try container.decodeIfPresent(Int.self, forKey: .metadataFailures) ?? 0
+        nextMetadataAt = try container.decodeIfPresent(Milliseconds.self, forKey: .nextMetadataAt)
+        initFailures = try container.decodeIfPresent(Int.self, forKey: .initFailures) ?? 0
+        nextInitAt = try container.decodeIfPresent(Milliseconds.self, forKey: .nextInitAt)
+        deliveries = try container.decodeIfPresent([Delivery].self, forKey: .deliveries) ?? []
+        journal = try container.decodeIfPresent(Journal.self, forKey: .journal) ?? Journal(state: .off)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -148,6 +203,10 @@ public struct StatusReport: Sendable, Equatable, Codable {
         try container.encode(adBreaks, forKey: .adBreaks)
         try container.encode(counters, forKey: .counters)
         try container.encode(lastError, forKey: .lastError)
+        try container.encode(metadataFailures, forKey: .metadataFailures)
+        try container.encode(nextMetadataAt, forKey: .nextMetadataAt)
+        try container.encode(initFailures, forKey: .initFailures)
+        try container.encode(nextInitAt, forKey: .nextInitAt)
         try container.encode(deliveries, forKey: .deliveries)
         try container.encode(journal, forKey: .journal)
     }

@@ -5,13 +5,16 @@ public enum StatusView {
         var lines: [String] = []
         lines.append("beaconctl \(report.version) (API level \(report.apiLevel))")
         lines.append(field("state", report.state))
+        if report.initFailures > 0 {
+            lines.append(field("session init", "\(report.initFailures) attempts failed in a row\(nextTry(report.nextInitAt))"))
+        }
         if let session = report.session {
             lines.append(field("session id", session.sessionId ?? "-"))
             lines.append(field("media URL", session.mediaUrl))
             lines.append(field("manifest URL", session.manifestUrl))
             lines.append(field("tracking URL", session.trackingUrl))
         } else {
-            lines.append(field("session", "none (waiting for 'load <media-url>')"))
+            lines.append(field("session", noSession(report)))
         }
         if let playhead = report.playhead {
             lines.append(field("playhead", UTCTime.format(playhead)))
@@ -31,7 +34,11 @@ public enum StatusView {
         let waiting = report.deliveries.count { !$0.state.isFinished }
         if waiting > 0 { lines.append(field("backlog", "\(waiting) beacon deliveries due or in flight")) }
         lines.append(field("journal", journal(report.journal, errors: counters.journalErrors)))
-        lines.append(field("metadata", "\(counters.metadataFetches) fetches   \(counters.metadataErrors) errors"))
+        var metadata = "\(counters.metadataFetches) fetches   \(counters.metadataErrors) errors"
+        if report.metadataFailures > 0 {
+            metadata += "   \(report.metadataFailures) failed in a row\(nextTry(report.nextMetadataAt))"
+        }
+        lines.append(field("metadata", metadata))
         if let error = report.lastError { lines.append(field("last error", error)) }
         if report.adBreaks.isEmpty {
             lines.append("")
@@ -82,6 +89,16 @@ public enum StatusView {
             return "none known"
         }
         return "in \(UTCTime.formatSpan(next.startTime - playhead)) (ad break \(next.id))"
+    }
+
+    /// What stands for the session before there is one.
+    static func noSession(_ report: StatusReport) -> String {
+        report.state == "initializing" ? "none yet (session init under way)" : "none (waiting for 'load <media-url>')"
+    }
+
+    /// `, next try at <UTC>` when a retry is scheduled; nothing while an attempt is under way.
+    private static func nextTry(_ time: Milliseconds?) -> String {
+        time.map { ", next try at \(UTCTime.format($0))" } ?? ""
     }
 
     private static func field(_ name: String, _ value: String) -> String {

@@ -34,9 +34,10 @@ public enum WatchView {
         var lines: [StyledLine] = []
         var state = field("state")
         state.append(report.state, report.state == "error" ? .red : .cyan)
-        state.append("   session \(report.session.map { $0.sessionId ?? "-" } ?? "none (waiting for 'load <media-url>')")")
+        state.append("   session \(report.session.map { $0.sessionId ?? "-" } ?? StatusView.noSession(report))")
         lines.append(state)
-        if report.state == "error", let error = report.lastError {
+        // While init is retried the state reads `initializing`: the reason is as worth showing.
+        if report.state == "error" || report.initFailures > 0, let error = report.lastError {
             lines.append(field("error") + error)
         }
         if let playhead = estimatedPlayhead(report, now: now) {

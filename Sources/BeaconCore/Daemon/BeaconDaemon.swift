@@ -45,11 +45,25 @@ public actor BeaconDaemon: Service {
         var metadataAttempted = false
         /// Whether playback or metadata changed since the session's snapshot was last saved.
         var snapshotDirty = false
+        /// The wait before each metadata request: the interval, longer after failures.
+        var metadataSchedule: RetrySchedule
+        /// When the next metadata request is due; nil while one is under way.
+        var nextMetadataAt: Milliseconds?
+    }
+
+    /// A session init being retried: the failures in a row and when the next attempt is due. A
+    /// network down at boot may come up any time, so init is tried again, ever less often, until
+    /// it succeeds: the backoff alone sets the waits.
+    private struct InitRetries {
+        var schedule = RetrySchedule(interval: 0)
+        var nextAttemptAt: Milliseconds?
     }
 
     private var session: ActiveSession?
     private var initializingURL: String?
+    /// Why init failed for good (state `error`); a failure being retried leaves it nil.
     private var sessionError: String?
+    private var initRetries = InitRetries()
     private var lastError: String?
     private var lastTickAt: Milliseconds?
     private var lastMetadataAt: Milliseconds?
@@ -219,6 +233,7 @@ public actor BeaconDaemon: Service {
         lastMetadataAt = nil
         initializingURL = nil
         sessionError = nil
+        initRetries = InitRetries()
         wantedSession = nil
         for waiters in loadWaiters.values {
             for waiter in waiters { waiter.resume(returning: .failure(SessionInitError(reason: "session replaced or ended before it was ready"))) }
@@ -228,9 +243,10 @@ public actor BeaconDaemon: Service {
         sessionEndWaiter = nil
     }
 
-    /// Returns once no session is starting: none was asked for, init failed, or the session is
-    /// ready and its first metadata request has ended. Stdin waits for this, so a recorded feed
-    /// piped in at once is judged against the session's metadata instead of racing it.
+    /// Returns once no session is starting: none was asked for, init failed (a first time: it is
+    /// retried meanwhile), or the session is ready and its first metadata request has ended. Stdin
+    /// waits for this, so a recorded feed piped in at once is judged against the session's metadata
+    /// instead of racing it.
     public func waitUntilSettled() async {
         guard !isSettled else { return }
         await withCheckedContinuation { settledWaiters.append($0) }
@@ -238,7 +254,8 @@ public actor BeaconDaemon: Service {
 
     private var isSettled: Bool {
         if draining { return true }
-        if wantedSession != nil || initializingURL != nil { return false }
+        if wantedSession != nil { return false }
+        if initializingURL != nil { return initRetries.schedule.consecutiveFailures > 0 }
         return session?.metadataAttempted ?? true
     }
 
@@ -282,30 +299,17 @@ public actor BeaconDaemon: Service {
             endpoints = snapshot.endpoints
             resumed = TrackingSession.resuming(
                 snapshot, states: reportingStates(ofSession: endpoints.journalKey), retention: configuration.retention.milliseconds)
-        } else if let trackingURL = configuration.trackingURL {
-            endpoints = SessionEndpoints(
-                mediaUrl: mediaURL, manifestUrl: mediaURL, trackingUrl: trackingURL,
-                sessionId: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL))
         } else {
-            do {
-                endpoints = try await SessionInitializer(client: client).start(mediaURL: mediaURL)
-            } catch {
-                guard sessionGeneration == generation else { return }
-                initializingURL = nil
-                sessionError = error.reason
-                lastError = "session init: \(error.reason)"
-                logs.session.error("session init failed mediaUrl=\(mediaURL) reason=\"\(error.reason)\"")
-                resolveLoadWaiters(sessionGeneration, with: .failure(error))
-                notify(.sessionFailed(mediaURL: mediaURL, reason: error.reason))
-                resumeSettledWaiters()
-                return
-            }
+            guard let initialized = await initializeSession(mediaURL: mediaURL, generation: sessionGeneration) else { return }
+            endpoints = initialized
         }
         guard sessionGeneration == generation else { return }
         initializingURL = nil
+        initRetries = InitRetries()
         session = ActiveSession(
             endpoints: endpoints, tracking: resumed?.session ?? TrackingSession(retention: configuration.retention.milliseconds),
-            generation: sessionGeneration, snapshotDirty: true)
+            generation: sessionGeneration, snapshotDirty: true,
+            metadataSchedule: RetrySchedule(interval: configuration.metadataInterval.milliseconds))
         logs.session.info(
             "session \(resumed == nil ? "ready" : "resumed from the journal") sessionId=\(endpoints.sessionId ?? "-") manifestUrl=\(endpoints.manifestUrl) trackingUrl=\(endpoints.trackingUrl)")
         announce(Self.announcement(endpoints))
@@ -313,14 +317,65 @@ public actor BeaconDaemon: Service {
         notify(.sessionReady(endpoints))
         if let due = resumed?.due { dispatch(due) }
         while !Task.isCancelled, sessionGeneration == generation {
-            await refreshMetadata(trackingURL: endpoints.trackingUrl, generation: sessionGeneration)
+            let wait = await refreshMetadata(trackingURL: endpoints.trackingUrl, generation: sessionGeneration)
+            guard sessionGeneration == generation else { return }
             saveSnapshot()
-            if sessionGeneration == generation, session?.metadataAttempted == false {
+            if session?.metadataAttempted == false {
                 session?.metadataAttempted = true
                 resumeSettledWaiters()
             }
-            do { try await clock.sleep(for: configuration.metadataInterval) } catch { return }
+            session?.nextMetadataAt = now() + wait
+            do { try await clock.sleep(for: .milliseconds(wait)) } catch { return }
+            if sessionGeneration == generation { session?.nextMetadataAt = nil }
         }
+    }
+
+    /// Session init, tried again with backoff after each failure until it succeeds, or the session
+    /// is replaced, unloaded or drained (nil then). A failure no retry can heal ends it (nil, state `error`).
+    private func initializeSession(mediaURL: String, generation sessionGeneration: Int) async -> SessionEndpoints? {
+        if let trackingURL = configuration.trackingURL {
+            return SessionEndpoints(
+                mediaUrl: mediaURL, manifestUrl: mediaURL, trackingUrl: trackingURL,
+                sessionId: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL))
+        }
+        while true {
+            let failure: SessionInitError
+            do {
+                return try await SessionInitializer(client: client).start(mediaURL: mediaURL)
+            } catch {
+                failure = error
+            }
+            guard sessionGeneration == generation, !Task.isCancelled,
+                let wait = sessionInitFailed(mediaURL: mediaURL, failure, generation: sessionGeneration)
+            else { return nil }
+            do { try await clock.sleep(for: .milliseconds(wait)) } catch { return nil }
+            guard sessionGeneration == generation else { return nil }
+            initRetries.nextAttemptAt = nil
+        }
+    }
+
+    /// Records a failed init attempt; returns the wait before the next one, nil when there is none.
+    /// A `load` waiting for this session gets its reply now, saying that init goes on.
+    private func sessionInitFailed(mediaURL: String, _ failure: SessionInitError, generation sessionGeneration: Int) -> Milliseconds? {
+        lastError = "session init: \(failure.reason)"
+        notify(.sessionFailed(mediaURL: mediaURL, reason: failure.reason))
+        defer { resumeSettledWaiters() }
+        guard !failure.isPermanent else {
+            initializingURL = nil
+            sessionError = failure.reason
+            logs.session.error("session init failed, not retried mediaUrl=\(mediaURL) reason=\"\(failure.reason)\"")
+            resolveLoadWaiters(sessionGeneration, with: .failure(failure))
+            return nil
+        }
+        var random = SystemRandomNumberGenerator()
+        let wait = initRetries.schedule.failed(using: &random)
+        initRetries.nextAttemptAt = now() + wait
+        let failures = initRetries.schedule.consecutiveFailures
+        logs.session.error(
+            "session init failed, retrying mediaUrl=\(mediaURL) reason=\"\(failure.reason)\" failures=\(failures) retry_in_ms=\(wait)")
+        let retrying = "\(failure.reason); the daemon keeps retrying (attempt \(failures + 1) in \(UTCTime.formatSpan(wait)))"
+        resolveLoadWaiters(sessionGeneration, with: .failure(SessionInitError(reason: retrying)))
+        return wait
     }
 
     private func resolveLoadWaiters(_ sessionGeneration: Int, with result: Result<SessionEndpoints, SessionInitError>) {
@@ -347,35 +402,36 @@ public actor BeaconDaemon: Service {
 
     // MARK: Metadata
 
-    private func refreshMetadata(trackingURL: String, generation sessionGeneration: Int) async {
+    /// Requests the metadata once and applies it; returns the wait before the next request.
+    private func refreshMetadata(trackingURL: String, generation sessionGeneration: Int) async -> Milliseconds {
         counters.metadataFetches += 1
         let response: HTTPClientResponse
         do {
             response = try await client.send(HTTPClientRequest(url: trackingURL, maxResponseBytes: configuration.maxMetadataBytes))
         } catch {
-            guard error != .cancelled else { return }
-            metadataFailed(error.description)
-            return
+            guard error != .cancelled, sessionGeneration == generation else { return configuration.metadataInterval.milliseconds }
+            return metadataFailed(error.description)
         }
         logs.metadata.debug("metadata received status=\(response.status) bytes=\(response.body.count) url=\(trackingURL)")
-        guard sessionGeneration == generation, session != nil else { return }
+        guard sessionGeneration == generation, session != nil else { return configuration.metadataInterval.milliseconds }
         guard response.isSuccess else {
-            metadataFailed("HTTP \(response.status)")
-            return
+            // A busy service may say when to come back; only these statuses carry that meaning.
+            let requested = [429, 503].contains(response.status) ? response.retryAfter.flatMap { RetryAfter.delay($0, now: now()) } : nil
+            let asked = requested.map { " (Retry-After \(UTCTime.formatSpan($0)))" } ?? ""
+            return metadataFailed("HTTP \(response.status)\(asked)", requestedWait: requested)
         }
         // Most refreshes repeat the last body: comparing bytes is far cheaper than decoding.
         if MetadataBody.repeats(response.body, last: session?.lastMetadataBody) {
             lastMetadataAt = now()
             logs.metadata.debug("metadata unchanged bytes=\(response.body.count)")
             notify(.metadataUnchanged(bytes: response.body.count))
-            return
+            return metadataSucceeded()
         }
         let document: MetadataDocument
         do {
             document = try MetadataDocument.decode(response.body)
         } catch {
-            metadataFailed("rejected: \(error.reason)")
-            return
+            return metadataFailed("rejected: \(error.reason)")
         }
         lastMetadataAt = now()
         var known = Set(session?.tracking.schedule.pods.map(\.id) ?? [])
@@ -390,13 +446,26 @@ public actor BeaconDaemon: Service {
         notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange, bytes: response.body.count))
         if !discovered.isEmpty { notify(.adBreaksDiscovered(podIDs: discovered)) }
         dispatch(firings)
+        return metadataSucceeded()
     }
 
-    private func metadataFailed(_ reason: String) {
+    /// A refresh brought a document (new or unchanged): back to the normal interval.
+    private func metadataSucceeded() -> Milliseconds {
+        session?.metadataSchedule.succeeded() ?? configuration.metadataInterval.milliseconds
+    }
+
+    /// A refresh failed: counted, logged, the previous state kept; returns the wait before the next
+    /// request, longer with each failure in a row and at least what the server asked for.
+    private func metadataFailed(_ reason: String, requestedWait: Milliseconds? = nil) -> Milliseconds {
         counters.metadataErrors += 1
         lastError = "metadata: \(reason)"
-        logs.metadata.warning("metadata refresh failed, keeping previous state reason=\"\(reason)\"")
+        var random = SystemRandomNumberGenerator()
+        let wait = session?.metadataSchedule.failed(requestedWait: requestedWait, using: &random) ?? configuration.metadataInterval.milliseconds
+        let failures = session?.metadataSchedule.consecutiveFailures ?? 0
+        logs.metadata.warning(
+            "metadata refresh failed, keeping previous state reason=\"\(reason)\" failures=\(failures) retry_in_ms=\(wait)")
         notify(.metadataFailed(reason: reason))
+        return wait
     }
 
     // MARK: Input
@@ -757,6 +826,8 @@ public actor BeaconDaemon: Service {
             version: configuration.version, state: state, session: session?.endpoints,
             playhead: session?.tracking.judge.lastPlayhead, lastTickAt: lastTickAt, lastMetadataAt: lastMetadataAt, dataRange: session?.tracking.dataRange,
             adBreaks: session?.tracking.schedule.pods ?? [], counters: counters, lastError: sessionError ?? lastError,
+            metadataFailures: session?.metadataSchedule.consecutiveFailures ?? 0, nextMetadataAt: session?.nextMetadataAt,
+            initFailures: initRetries.schedule.consecutiveFailures, nextInitAt: initRetries.nextAttemptAt,
             deliveries: deliveryReport(), journal: journalReport())
     }
 

@@ -52,7 +52,9 @@ public struct BeaconSender: Sendable {
         if quiet { return Result(url: url, outcome: .notSent, latencyMilliseconds: 0) }
         do {
             let response = try await client.send(HTTPClientRequest(url: url, maxResponseBytes: 0))
-            return Result(url: url, outcome: .answered(status: response.status), latencyMilliseconds: response.latencyMilliseconds)
+            return Result(
+                url: url, outcome: .answered(status: response.status), latencyMilliseconds: response.latencyMilliseconds,
+                retryAfter: response.retryAfter)
         } catch {
             return Result(url: url, outcome: .failed(error), latencyMilliseconds: 0)
         }

@@ -253,6 +253,7 @@ private final class CurlTransfer {
     private var body: [UInt8] = []
     private var overflowed = false
     private var location: String?
+    private var retryAfter: String?
 
     private init(_ submission: CurlMultiLoop.Submission, host: String, easy: UnsafeMutableRawPointer) {
         self.id = submission.id
@@ -363,16 +364,33 @@ private final class CurlTransfer {
         return true
     }
 
-    /// Header callback body: remembers the last Location, to name the scheme of a refused redirect.
+    /// Header callback body: remembers the last Location, to name the scheme of a refused redirect,
+    /// and the last response's Retry-After.
     fileprivate func header(_ line: UnsafeRawBufferPointer) {
+        if Self.starts(line, with: "http/") {
+            // A new response (after a redirect, or a 100 Continue): what an earlier one asked does not hold.
+            retryAfter = nil
+        } else if let value = Self.value(of: "location:", in: line) {
+            location = value
+        } else if let value = Self.value(of: "retry-after:", in: line) {
+            retryAfter = value
+        }
+    }
+
+    /// The value of a header line named `name` (lowercase, with its colon), trimmed; nil for another header.
+    private static func value(of name: StaticString, in line: UnsafeRawBufferPointer) -> String? {
+        guard starts(line, with: name) else { return nil }
+        return String(decoding: line.dropFirst(name.utf8CodeUnitCount), as: UTF8.self).trimmingASCIIWhitespace()
+    }
+
+    /// Whether `line` starts with `prefix` (lowercase ASCII), ignoring case.
+    private static func starts(_ line: UnsafeRawBufferPointer, with prefix: StaticString) -> Bool {
         // Compared as bytes: building a String of every header line was a visible cost in a burst.
-        let name = "location:".utf8
-        guard line.count >= name.count,
-            zip(line, name).allSatisfy({ byte, expected in
-                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == expected : byte == expected
-            })
-        else { return }
-        location = String(decoding: line.dropFirst(name.count), as: UTF8.self).trimmingASCIIWhitespace()
+        let expected = UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        return line.count >= expected.count
+            && zip(line, expected).allSatisfy { byte, wanted in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == wanted : byte == wanted
+            }
     }
 
     func result(for code: CURLcode) -> Result<HTTPClientResponse, HTTPClientError> {
@@ -386,7 +404,8 @@ private final class CurlTransfer {
             let elapsed = start.duration(to: .now).components
             let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
             return .success(
-                HTTPClientResponse(status: status, finalURL: finalURL, body: body, latencyMilliseconds: milliseconds))
+                HTTPClientResponse(
+                    status: status, finalURL: finalURL, body: body, latencyMilliseconds: milliseconds, retryAfter: retryAfter))
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(.timedOut)
         case CURLE_TOO_MANY_REDIRECTS:
@@ -439,7 +458,8 @@ private func curlReadHeader(
 
 extension StringProtocol {
     fileprivate func trimmingASCIIWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        // "\r\n" is one Character: a header line ends with it.
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
         return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
 }

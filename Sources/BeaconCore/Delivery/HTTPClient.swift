@@ -41,12 +41,15 @@ public struct HTTPClientResponse: Sendable, Equatable {
     public var body: [UInt8]
     /// Wall time from the start of the request to the end of the response, in milliseconds.
     public var latencyMilliseconds: Int64
+    /// The last response's `Retry-After` header as sent (see ``RetryAfter``), nil when it had none.
+    public var retryAfter: String?
 
-    public init(status: Int, finalURL: String, body: [UInt8], latencyMilliseconds: Int64) {
+    public init(status: Int, finalURL: String, body: [UInt8], latencyMilliseconds: Int64, retryAfter: String? = nil) {
         self.status = status
         self.finalURL = finalURL
         self.body = body
         self.latencyMilliseconds = latencyMilliseconds
+        self.retryAfter = retryAfter
     }
 
     public var isSuccess: Bool { (200..<300).contains(status) }

@@ -67,15 +67,21 @@ public final class HTTPServer: Sendable {
         /// Sends the body with chunked transfer encoding and no `Content-Length`, as a
         /// streaming server does, so the client cannot know the size in advance.
         public var chunked: Bool
+        /// More of the body, sent after `body` chunk by chunk as the stream yields it (chunked
+        /// encoding): a slow or endless body. Its end ends the response; its error drops the
+        /// connection mid-body.
+        public var bodyStream: AsyncThrowingStream<[UInt8], any Error>?
 
         /// A response; an empty 200 by default.
         public init(
-            status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [], chunked: Bool = false
+            status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [], chunked: Bool = false,
+            bodyStream: AsyncThrowingStream<[UInt8], any Error>? = nil
         ) {
             self.status = status
             self.headers = headers
             self.body = body
-            self.chunked = chunked
+            self.chunked = chunked || bodyStream != nil
+            self.bodyStream = bodyStream
         }
 
         /// `json` as the body, with `Content-Type: application/json`.
@@ -246,6 +252,12 @@ public final class HTTPServer: Sendable {
         try await outbound.write(.head(head))
         if request.method != .HEAD && !response.body.isEmpty {
             try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
+        }
+        if request.method != .HEAD, let stream = response.bodyStream {
+            // Each write waits for the connection to take the chunk: a client that stops reading stops the stream.
+            for try await chunk in stream where !chunk.isEmpty {
+                try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: chunk))))
+            }
         }
         try await outbound.write(.end(nil))
     }

@@ -14,17 +14,29 @@ public struct MetadataDocument: Sendable, Equatable {
         self.pods = pods
     }
 
-    /// The latest epoch millisecond a document may name: the end of year 9999.
+    /// The latest epoch millisecond beaconctl reads anywhere: the end of year 9999, the last that
+    /// ISO-8601's four-digit years can write.
     public static let latestTime: Milliseconds = 253_402_300_799_999
 
-    /// Decodes a metadata body. Unknown fields are ignored; a body that is not JSON, lacks
-    /// `dataRange`, has wrong types or absurd times is rejected whole, so the caller keeps its previous state.
+    /// The times a document may name, 2000-01-01T00:00:00Z to 2100-01-01T00:00:00Z: a program date
+    /// time outside them is a broken server, not a stream.
+    public static let validTimes: ClosedRange<Milliseconds> = 946_684_800_000...4_102_444_800_000
+
+    /// The longest duration a document may give an ad break, an ad or a tracking event: a day.
+    public static let longestDuration: Milliseconds = 86_400_000
+
+    /// Decodes a metadata body. Unknown fields are ignored. A body that is not JSON, lacks
+    /// `dataRange`, has a wrong type anywhere (a string, `null` or a fraction where integer
+    /// milliseconds belong), a time outside ``validTimes``, a negative duration or one over
+    /// ``longestDuration`` is rejected whole, with a reason naming the ad break, ad and tracking
+    /// event at fault, so the caller keeps its previous state.
     public static func decode(_ body: some Collection<UInt8>) throws(MetadataError) -> MetadataDocument {
+        let data = Data(body)
         let wire: Wire.Document
         do {
-            wire = try JSONDecoder().decode(Wire.Document.self, from: Data(body))
+            wire = try JSONDecoder().decode(Wire.Document.self, from: data)
         } catch let error as DecodingError {
-            throw MetadataError(reason: Self.describe(error))
+            throw MetadataError(reason: MetadataRejection.describe(error, in: data))
         } catch {
             throw MetadataError(reason: "not JSON")
         }
@@ -68,47 +80,34 @@ public struct MetadataDocument: Sendable, Equatable {
     }
 
     private func validate() throws(MetadataError) {
-        // The name is only built for a rejection, not for every valid event.
-        func check(_ name: @autoclosure () -> String, time: Milliseconds, duration: Milliseconds) throws(MetadataError) {
-            guard time >= 0, time <= Self.latestTime else {
-                throw MetadataError(reason: "\(name()) has startTime \(time) outside 1970...9999")
-            }
-            guard duration >= 0, duration <= Self.latestTime - time else {
-                throw MetadataError(reason: "\(name()) has impossible duration \(duration)")
+        func check(_ place: @autoclosure () -> String, time: Milliseconds, named field: String) throws(MetadataError) {
+            guard Self.validTimes.contains(time) else {
+                throw MetadataError(
+                    reason: "\(place()): \(field) \(time) (\(UTCTime.format(time))) is outside 2000-01-01..2100-01-01")
             }
         }
-        try check("dataRange", time: dataRange.start, duration: 0)
-        try check("dataRange", time: dataRange.end, duration: 0)
+        // The place is only named for a rejection, not for every valid event.
+        func check(_ place: @autoclosure () -> String, start: Milliseconds, duration: Milliseconds) throws(MetadataError) {
+            try check(place(), time: start, named: "startTime")
+            guard (0...Self.longestDuration).contains(duration) else {
+                throw MetadataError(reason: "\(place()): duration \(duration) ms is \(duration < 0 ? "negative" : "over a day")")
+            }
+        }
+        try check("dataRange", time: dataRange.start, named: "start")
+        try check("dataRange", time: dataRange.end, named: "end")
+        guard dataRange.start <= dataRange.end else {
+            throw MetadataError(reason: "dataRange: end \(UTCTime.format(dataRange.end)) is before start \(UTCTime.format(dataRange.start))")
+        }
         for pod in pods {
-            try check("ad break \(pod.id)", time: pod.startTime, duration: pod.duration)
+            try check(MetadataRejection.place(pod: pod.id), start: pod.startTime, duration: pod.duration)
             for ad in pod.ads {
-                try check("ad \(ad.id)", time: ad.startTime, duration: ad.duration)
+                try check(MetadataRejection.place(pod: pod.id, ad: ad.id), start: ad.startTime, duration: ad.duration)
                 for event in ad.trackingEvents {
-                    try check("\(event.event) of ad \(ad.id)", time: event.startTime, duration: event.duration)
+                    try check(
+                        MetadataRejection.place(pod: pod.id, ad: ad.id, event: event.event.rawValue), start: event.startTime,
+                        duration: event.duration)
                 }
             }
-        }
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let names = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
-            let joined = names.joined()
-            return joined.hasPrefix(".") ? String(joined.dropFirst()) : joined
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            let parent = path(context)
-            return "missing '\(key.stringValue)'" + (parent.isEmpty ? "" : " in \(parent)")
-        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            let place = path(context)
-            let expected = type == String.self ? "a string" : type == Milliseconds.self ? "an integer" : "of the expected type"
-            return place.isEmpty ? "the document is not a JSON object" : "\(place) is not \(expected)"
-        case .dataCorrupted(let context):
-            let place = path(context)
-            return place.isEmpty ? "not valid JSON" : "\(place) is not valid (\(context.debugDescription))"
-        @unknown default:
-            return "undecodable"
         }
     }
 

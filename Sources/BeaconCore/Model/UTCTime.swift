@@ -53,6 +53,35 @@ public enum UTCTime {
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
+    /// The epoch milliseconds of a UTC calendar date and time of day (proleptic Gregorian), or nil
+    /// when a field is out of its range (month 13, February 30, hour 24...). A second of 60 (a
+    /// leap second) is allowed and counts as the next minute's first.
+    public static func milliseconds(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Milliseconds? {
+        guard (1...9999).contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Day count since 1970-01-01 of a proleptic Gregorian date: the inverse of ``civilDate(daysSinceEpoch:)``.
+    private static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = shiftedYear.floorDivided(by: 400)
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// Proleptic Gregorian date of a day count since 1970-01-01.
     private static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
         let shifted = daysSinceEpoch + 719_468

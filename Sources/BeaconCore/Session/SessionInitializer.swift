@@ -21,7 +21,7 @@ public struct SessionInitializer: Sendable {
 
     public func start(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
         if let refusal = URLPolicy.refusal(of: mediaURL) {
-            throw SessionInitError(reason: "media URL refused: \(refusal)")
+            throw SessionInitError(reason: "media URL refused: \(refusal)", isPermanent: true)
         }
         if SessionEndpoints.sessionID(in: mediaURL) != nil {
             return try endpoints(media: mediaURL, manifest: mediaURL, tracking: SessionEndpoints.trackingURL(forManifest: mediaURL))
@@ -124,6 +124,14 @@ public struct SessionInitializer: Sendable {
 /// Why no session could be started.
 public struct SessionInitError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
-    public init(reason: String) { self.reason = reason }
+    /// Whether no later attempt can succeed (a media URL refused before any request), so retrying
+    /// is pointless; anything that went wrong on the network or at the service may heal.
+    public var isPermanent: Bool
+
+    public init(reason: String, isPermanent: Bool = false) {
+        self.reason = reason
+        self.isPermanent = isPermanent
+    }
+
     public var description: String { reason }
 }

@@ -2,8 +2,8 @@ import BeaconCore
 import BeaconSimulator
 import Synchronization
 
-/// A test ad-insertion service on 127.0.0.1: session init (per test), a metadata document the
-/// test may change between refreshes, and a beacon sink that records every request.
+/// A test ad-insertion service on 127.0.0.1: session init (per test), a metadata answer the test
+/// may change between refreshes (a document, or any fault), and a beacon sink that records every request.
 final class AdService: Sendable {
     typealias Request = HTTPServer.Request
     typealias Response = HTTPServer.Response
@@ -19,6 +19,9 @@ final class AdService: Sendable {
         var at: ContinuousClock.Instant
     }
 
+    /// How the service answers metadata requests.
+    typealias MetadataAnswer = @Sendable () async -> Response
+
     /// How the sink answers the beacon URLs containing a given text.
     enum SinkBehaviour: Sendable {
         case status(Int)
@@ -29,7 +32,7 @@ final class AdService: Sendable {
 
     private struct State {
         var received: [Received] = []
-        var metadata = ""
+        var metadata: MetadataAnswer = { .status(404) }
         var behaviours: [(match: String, behaviour: SinkBehaviour)] = []
     }
 
@@ -43,10 +46,10 @@ final class AdService: Sendable {
 
     var baseURL: String { server.baseURL }
 
-    /// Starts the service; `route` answers what is neither metadata nor a beacon.
-    static func start(route: Route? = nil) async throws -> AdService {
+    /// Starts the service on `port` (0: any free one); `route` answers what is neither metadata nor a beacon.
+    static func start(route: Route? = nil, port: Int = 0) async throws -> AdService {
         let storage = Storage()
-        let server = try await HTTPServer.start(host: "127.0.0.1", port: 0) { request in
+        let server = try await HTTPServer.start(host: "127.0.0.1", port: port) { request in
             storage.state.withLock {
                 $0.received.append(
                     Received(method: request.method, uri: request.uri, path: request.path, query: request.query, at: request.receivedAt))
@@ -61,8 +64,8 @@ final class AdService: Sendable {
             }
             if let response = await route?(request) { return response }
             if request.method == "GET", request.path.hasSuffix("/metadata") {
-                let body = storage.state.withLock { $0.metadata }
-                return body.isEmpty ? .status(404) : .json(body)
+                let answer = storage.state.withLock { $0.metadata }
+                return await answer()
             }
             return .status(404)
         }
@@ -80,13 +83,18 @@ final class AdService: Sendable {
 
     /// Serves `document` from every `.../metadata` path from now on.
     func serve(_ document: MetadataDocument) {
-        let body = document.encodedJSON()
-        storage.state.withLock { $0.metadata = body }
+        serve(body: document.encodedJSON())
     }
 
     /// Serves `body` as is (a broken document, say) from every `.../metadata` path from now on.
     func serve(body: String) {
-        storage.state.withLock { $0.metadata = body }
+        answerMetadata { .json(body) }
+    }
+
+    /// Answers every `.../metadata` request with `answer` from now on: an error status, a redirect,
+    /// a body that drips or never ends, no answer at all.
+    func answerMetadata(_ answer: @escaping MetadataAnswer) {
+        storage.state.withLock { $0.metadata = answer }
     }
 
     /// GETs on metadata paths so far.
@@ -125,9 +133,9 @@ final class AdService: Sendable {
     }
 }
 
-/// Runs `body` with a started ad service, and always stops it.
-func withAdService<R>(route: AdService.Route? = nil, _ body: (AdService) async throws -> R) async throws -> R {
-    let service = try await AdService.start(route: route)
+/// Runs `body` with an ad service started on `port` (0: any free one), and always stops it.
+func withAdService<R>(route: AdService.Route? = nil, port: Int = 0, _ body: (AdService) async throws -> R) async throws -> R {
+    let service = try await AdService.start(route: route, port: port)
     do {
         let result = try await body(service)
         await service.stop()
