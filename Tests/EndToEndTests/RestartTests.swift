@@ -63,11 +63,12 @@ import Testing
             try await withAdService { service in
                 let pod = reliability.pod("t", ads: 1, on: sink)
                 service.serve(Ads.document([pod]))
-                try await withDaemon(["--media-url", reliability.mediaURL(service), "--drain-timeout", "5"], environment: environment) { daemon in
+                try await withDaemon(["--media-url", reliability.mediaURL(service), "--stdin", "--drain-timeout", "5"], environment: environment) {
+                    daemon in
                     try await daemon.waitUntilListening()
                     var feed = TickFeed(from: Ads.t0)
                     feed.play(to: podStart + adDuration / 4 + 500)
-                    for line in feed.lines { _ = try await daemon.request(line) }
+                    daemon.send(feed.lines)
                     try await daemon.waitForStatus("start in flight, firstQuartile waiting for a retry") { report in
                         report.deliveries.contains { $0.event == .start && $0.state == .inFlight }
                             && report.deliveries.contains { $0.event == .firstQuartile && $0.state == .due && $0.attempts >= 1 }
