@@ -26,7 +26,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-    ] + ["Matching", "Metadata"].map { name in
+    ] + ["Journal", "Matching", "Metadata"].map { name in
         .executableTarget(
             name: name,
             dependencies: [

@@ -4,7 +4,10 @@ import Testing
 @testable import BeaconCore
 
 /// The SQLite journal on real files, each test in a fresh directory.
-@Suite struct SQLiteBeaconJournalTests {
+///
+/// Serialized: each test blocks its thread on synced writes, and the rest of the test run
+/// needs the others.
+@Suite(.serialized) struct SQLiteBeaconJournalTests {
     static let t0 = Fixture.t0
 
     static func delivery(
@@ -341,12 +344,12 @@ import Testing
         try await Self.withJournal { journal, _ in
             func fileSize() -> Int64 { Self.size(of: journal.path) + Self.size(of: journal.path + "-wal") }
             func fill(round: Int) throws {
-                for batch in 0..<100 {
-                    let deliveries = (0..<100).map { index in
+                for batch in 0..<10 {
+                    let deliveries = (0..<1_000).map { index in
                         Self.delivery(
                             session: "session-\(round)", pod: "pod-\(batch)", ad: "ad-\(index % 4)",
                             url: "https://beacons.example/track?round=\(round)&batch=\(batch)&index=\(index)&padding=\(String(repeating: "x", count: 120))",
-                            state: .delivered, dueAt: Self.t0 + Milliseconds(batch * 100 + index), updatedAt: Self.t0 + Milliseconds(round))
+                            state: .delivered, dueAt: Self.t0 + Milliseconds(batch * 1_000 + index), updatedAt: Self.t0 + Milliseconds(round))
                     }
                     try journal.save(deliveries, session: nil)
                 }

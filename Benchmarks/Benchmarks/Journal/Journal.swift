@@ -1,0 +1,75 @@
+import BeaconCore
+import Benchmark
+import BenchmarkSchedules
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A journal in a fresh directory under `parent`, saving new deliveries as due, as the daemon
+/// does when a tracking event fires: each save is one transaction synced to disk.
+final class JournalSaver {
+    private let parent: String
+    private let batch: Int
+    private var directory: String?
+    private var journal: SQLiteBeaconJournal?
+    private var saved = 0
+
+    init(parent: String, batch: Int) {
+        self.parent = parent
+        self.batch = batch
+    }
+
+    func open() throws {
+        var template = Array("\(parent)/bc-journal-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!).map { String(cString: $0) } }
+        guard let made else { throw JournalError(reason: "cannot make a directory in \(parent)") }
+        directory = made
+        journal = try SQLiteBeaconJournal(directory: made)
+    }
+
+    func saveNext() throws {
+        guard let journal else { return }
+        let deliveries = (0..<batch).map { _ in
+            saved += 1
+            let key = BeaconDelivery.Key(
+                sessionID: "benchmark-session", podID: "pod-\(saved / 40)", adID: "ad-\(saved / 10)", event: .impression,
+                eventStart: SyntheticSchedule.start + Milliseconds(saved), url: "https://beacons.example/track?n=\(saved)", occurrence: 0)
+            return BeaconDelivery(
+                key: key, reference: EventReference(podID: key.podID, adIndex: 0, eventIndex: saved % 10),
+                dueAt: SyntheticSchedule.start + Milliseconds(saved))
+        }
+        try journal.save(deliveries, session: nil)
+    }
+
+    func close() {
+        journal = nil
+        if let directory { try? FileManager.default.removeItem(atPath: directory) }
+        directory = nil
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(3), maxIterations: 1_000)
+    // The temporary directory, and the disk the repository is on (the daemon's state directory
+    // is usually on the root file system, which /tmp may not be).
+    let packageBuild = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build").path
+    for (place, parent) in [("temporary directory", FileManager.default.temporaryDirectory.path), ("package build directory", packageBuild)] {
+        for batch in [1, 10] {
+            let saver = JournalSaver(parent: parent, batch: batch)
+            Benchmark(
+                "Journal save of \(batch == 1 ? "1 delivery" : "\(batch) deliveries"), \(place)",
+                closure: { benchmark in
+                    for _ in benchmark.scaledIterations { try saver.saveNext() }
+                },
+                setup: { try saver.open() },
+                teardown: { saver.close() })
+        }
+    }
+}
