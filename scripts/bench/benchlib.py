@@ -184,7 +184,7 @@ def standard_ad(ad_id, start, duration, url):
 
 
 class Daemon:
-    """`beaconctl run` with a private control socket, stdin piped, stderr to a file."""
+    """`beaconctl run` with a private control socket and journal, stdin piped, stderr to a file."""
 
     def __init__(self, binary, args, stdin=True):
         self.binary = binary
@@ -197,7 +197,7 @@ class Daemon:
 
     async def __aenter__(self):
         self.stderr = open(os.path.join(self.directory, "stderr.log"), "wb")
-        arguments = ["run", "--socket", self.socket] + self.args + (["--stdin"] if self.stdin else [])
+        arguments = ["run", "--socket", self.socket, "--state-dir", os.path.join(self.directory, "state")] + self.args + (["--stdin"] if self.stdin else [])
         self.process = await asyncio.create_subprocess_exec(
             self.binary, *arguments, stdin=asyncio.subprocess.PIPE if self.stdin else asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL, stderr=self.stderr)

@@ -46,7 +46,7 @@ def startup_ms(binary, runs):
         with tempfile.TemporaryDirectory() as directory:
             path = os.path.join(directory, "control.sock")
             began = time.perf_counter()
-            process = subprocess.Popen([binary, "run", "--socket", path],
+            process = subprocess.Popen([binary, "run", "--socket", path, "--state-dir", os.path.join(directory, "state")],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
                 while True:
