@@ -88,6 +88,8 @@ public actor BeaconDaemon: Service {
     private var random = SystemRandomNumberGenerator()
     private var journal: JournalAccess
     private var lastPruneAt: Milliseconds?
+    /// Firings whose end was announced since the last batch of results: two of its deliveries may end in one batch.
+    private var announcedFirings: Set<BeaconDelivery.Key> = []
     /// The last result of each delivery whose tracking event has not finished yet.
     private var lastResults: [BeaconDelivery.Key: BeaconSender.Result] = [:]
     /// Deliveries whose request may leave now, handed to the delivery loop.
@@ -95,6 +97,8 @@ public actor BeaconDaemon: Service {
     private let startedInput: AsyncStream<BeaconDelivery>.Continuation
     /// Wakes the retry timer when a retry is scheduled sooner than it sleeps.
     private let wakeup = Wakeup()
+    /// Results of requests, recorded in batches: one journal commit for all that finished meanwhile.
+    private let results = RequestResults()
     private let drained: AsyncStream<Void>
     private let drainedInput: AsyncStream<Void>.Continuation
     private let stopRequests: AsyncStream<Void>
@@ -155,6 +159,7 @@ public actor BeaconDaemon: Service {
             group.addTask { await self.superviseSessions() }
             group.addTask { await self.deliverBeacons() }
             group.addTask { await self.keepTime() }
+            group.addTask { await self.recordResults() }
             group.addTask {
                 try? await gracefulShutdown()
                 self.stop()
@@ -164,6 +169,8 @@ public actor BeaconDaemon: Service {
             await waitForDeliveries()
             group.cancelAll()
         }
+        // Requests cancelled by the drain timeout stay due, as possible re-sends.
+        record(results.takeAll())
         events.finish()
     }
 
@@ -616,7 +623,7 @@ public actor BeaconDaemon: Service {
             for await delivery in started {
                 group.addTask {
                     let result = await self.sender.send(delivery.key.url)
-                    await self.record(result, of: delivery.key)
+                    self.results.add(result, of: delivery.key)
                 }
             }
         }
@@ -637,22 +644,37 @@ public actor BeaconDaemon: Service {
         [queue.nextAttempt(after: now()), journal.nextOpenTime].compactMap { $0 }.min()
     }
 
-    private func record(_ result: BeaconSender.Result, of key: BeaconDelivery.Key) {
-        let time = now()
-        let updated: BeaconDelivery?
-        if case .failed(.cancelled) = result.outcome {
-            updated = queue.interrupt(key, now: time)
-        } else {
-            guard let current = queue.deliveries[key] else { return }
-            let verdict = retryPolicy.verdict(on: result, of: current, now: time, using: &random)
-            updated = queue.finish(key, verdict: verdict, result: result, now: time)
+    private func recordResults() async {
+        while !Task.isCancelled {
+            record(await results.next())
         }
-        guard let updated else { return }
+    }
+
+    /// Records what became of requests: one journal commit for the batch, with what starts next.
+    private func record(_ batch: [RequestResults.Entry]) {
+        guard !batch.isEmpty else { return }
+        announcedFirings = []
+        let time = now()
+        var updates: [(delivery: BeaconDelivery, result: BeaconSender.Result)] = []
+        for (key, result) in batch {
+            let updated: BeaconDelivery?
+            if case .failed(.cancelled) = result.outcome {
+                updated = queue.interrupt(key, now: time)
+            } else if let current = queue.deliveries[key] {
+                let verdict = retryPolicy.verdict(on: result, of: current, now: time, using: &random)
+                updated = queue.finish(key, verdict: verdict, result: result, now: time)
+            } else {
+                updated = nil
+            }
+            if let updated { updates.append((updated, result)) }
+        }
         // Delivered (or given up) is on disk before status says so.
-        startDeliveries(saving: [updated])
-        logBeacon(result, of: updated)
-        if updated.state == .due, !draining { notify(.beaconRetrying(updated)) }
-        if updated.state.isFinished { finished(updated, result: result) }
+        startDeliveries(saving: updates.map(\.delivery))
+        for (delivery, result) in updates {
+            logBeacon(result, of: delivery)
+            if delivery.state == .due, !draining { notify(.beaconRetrying(delivery)) }
+            if delivery.state.isFinished { finished(delivery, result: result) }
+        }
         wakeup.signal()
         finishDrainIfIdle()
     }
@@ -673,7 +695,9 @@ public actor BeaconDaemon: Service {
         }
         lastResults[delivery.key] = result
         let siblings = queue.deliveries(sharingFiringWith: delivery.key)
-        guard siblings.allSatisfy(\.state.isFinished) else { return }
+        var firingKey = delivery.key
+        firingKey.url = ""
+        guard siblings.allSatisfy(\.state.isFinished), announcedFirings.insert(firingKey).inserted else { return }
         let state = ReportingState(deliveries: siblings)
         if session?.endpoints.journalKey == delivery.key.sessionID {
             session?.tracking.record(state, for: delivery.reference)
