@@ -3,15 +3,16 @@ import Foundation
 import Testing
 
 /// The fuzz targets' properties on mutated inputs, within a bounded budget: `FUZZ_ITERATIONS`
-/// inputs per target (default 4000), at most `FUZZ_SECONDS` seconds each (default 10), from
+/// inputs per target (default 4000), at most `FUZZ_SECONDS` seconds each (default 8), from
 /// `FUZZ_SEED` (default: a random seed, printed first so that even a trap can be replayed).
 /// `make fuzz` runs the same targets for as long as asked, coverage-guided where libFuzzer is.
-@Suite struct FuzzTests {
+/// One target at a time, to leave a core to the timing-sensitive tests running beside.
+@Suite(.serialized) struct FuzzTests {
     @Test(arguments: FuzzTarget.allCases)
     func propertiesHoldOnMutatedInputs(target: FuzzTarget) throws {
         let environment = ProcessInfo.processInfo.environment
         let iterations = try Self.setting("FUZZ_ITERATIONS", in: environment) ?? 4_000
-        let seconds = try Self.setting("FUZZ_SECONDS", in: environment) ?? 10
+        let seconds = try Self.setting("FUZZ_SECONDS", in: environment) ?? 8
         let seed = try Self.setting("FUZZ_SEED", in: environment) ?? UInt64.random(in: .min ... .max)
         let campaign = try FuzzCampaign(target: target, packageRoot: Fixture.packageRoot.path)
         print("fuzz \(target): seed \(seed) (FUZZ_SEED=\(seed) replays it), \(campaign.seeds.count) seed inputs")
