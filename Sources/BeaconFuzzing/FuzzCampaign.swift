@@ -27,8 +27,9 @@ public struct FuzzCampaign: Sendable {
             dictionary: try FuzzCorpus.dictionary(for: target, packageRoot: packageRoot))
     }
 
-    /// Checks inputs until `iterations` were checked, `duration` passed or a property failed.
-    /// `willCheck` sees each input first, so that one that traps can still be found.
+    /// Checks every seed, then mutants until `iterations` inputs were checked or `duration`
+    /// passed; stops at the first property that fails. `willCheck` sees each input first, so
+    /// that one that traps can still be found.
     public func run(
         seed: UInt64, iterations: Int, duration: Duration, willCheck: ([UInt8]) -> Void = { _ in }
     ) -> FuzzReport {
@@ -36,12 +37,14 @@ public struct FuzzCampaign: Sendable {
         var generator = SeededGenerator(seed: seed)
         var pool = seeds.map(\.bytes)
         var report = FuzzReport(target: target, seed: seed)
-        while report.executions < iterations, ContinuousClock.now < deadline {
+        while report.executions < seeds.count || (report.executions < iterations && ContinuousClock.now < deadline) {
             let iteration = report.executions
-            let isSeed = iteration < seeds.count || pool.isEmpty
+            let isSeed = iteration < seeds.count
             let input: [UInt8]
             if isSeed {
-                input = iteration < seeds.count ? seeds[iteration].bytes : []
+                input = seeds[iteration].bytes
+            } else if pool.isEmpty {
+                input = []
             } else {
                 let base = pool.randomElement(using: &generator)!
                 input = mutator.mutate(base, donor: pool.randomElement(using: &generator)!, using: &generator)

@@ -6,10 +6,10 @@ import Testing
 /// inputs per target (default 4000), at most `FUZZ_SECONDS` seconds each (default 8), from
 /// `FUZZ_SEED` (default: a random seed, printed first so that even a trap can be replayed).
 /// `make fuzz` runs the same targets for as long as asked, coverage-guided where libFuzzer is.
-/// One target at a time, to leave a core to the timing-sensitive tests running beside.
+/// One target at a time, to leave CPU to the timing-sensitive tests running beside.
 @Suite(.serialized) struct FuzzTests {
     @Test(arguments: FuzzTarget.allCases)
-    func propertiesHoldOnMutatedInputs(target: FuzzTarget) throws {
+    func propertiesHoldOnMutatedInputs(target: FuzzTarget) async throws {
         let environment = ProcessInfo.processInfo.environment
         let iterations = try Self.setting("FUZZ_ITERATIONS", in: environment) ?? 4_000
         let seconds = try Self.setting("FUZZ_SECONDS", in: environment) ?? 8
@@ -17,11 +17,19 @@ import Testing
         let campaign = try FuzzCampaign(target: target, packageRoot: Fixture.packageRoot.path)
         print("fuzz \(target): seed \(seed) (FUZZ_SEED=\(seed) replays it), \(campaign.seeds.count) seed inputs")
 
-        let report = campaign.run(seed: seed, iterations: iterations, duration: .seconds(seconds))
+        // On a thread of its own at the lowest priority: seconds of work must take only the CPU
+        // the timing-sensitive tests running beside it leave.
+        let report = await withCheckedContinuation { continuation in
+            Thread {
+                // On Linux the nice value is per thread: 0 names this one.
+                setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+                continuation.resume(returning: campaign.run(seed: seed, iterations: iterations, duration: .seconds(seconds)))
+            }.start()
+        }
         print(report)
         if let failure = report.failure { Issue.record("\(failure)") }
-        // Every seed, and mutants beyond them, were checked: the budget cannot be spent on nothing.
-        #expect(report.executions > campaign.seeds.count || report.failure != nil)
+        // Every seed at least was checked, however busy the machine.
+        #expect(report.executions >= campaign.seeds.count || report.failure != nil)
     }
 
     @Test func dictionaryFilesReadAsLibFuzzerReadsThem() throws {
