@@ -1,11 +1,12 @@
 # The set-up commands of the README: `make demo` and `make test`; releases: `make release`, `install`,
-# `deb`; `make bench` for BENCHMARKS.md, `make check-binary` for CI.
+# `deb`; `make bench` for BENCHMARKS.md, `make check-binary` for CI; `make fuzz` for long fuzz runs
+# (`make fuzz FUZZ_TARGET=metadata FUZZ_SECONDS=600`: libFuzzer where the toolchain links it).
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 SWIFT ?= swift
 BUILD_LOG := .build/build-output.log
 
-.PHONY: system-packages build demo test release check-binary bench clean
+.PHONY: system-packages build demo test release check-binary bench fuzz clean
 
 system-packages:
 	@scripts/install-system-packages.sh
@@ -94,5 +95,15 @@ bench: release
 	@scripts/install-system-packages.sh python3 wrk
 	python3 scripts/bench/run_all.py $(BENCH_OPTIONS)
 
+# One fuzz target, lines (stdin and control socket input) or metadata, for FUZZ_SECONDS: coverage-
+# guided with libFuzzer when this toolchain links it, else the test suite's seeded mutation run
+# (FUZZ_ENGINE=properties forces it, FUZZ_SEED replays one). The test suite runs the same
+# properties for a few seconds (FUZZ_ITERATIONS, FUZZ_SECONDS, FUZZ_SEED). Crashes land in Fuzz/artifacts.
+FUZZ_TARGET ?= lines
+FUZZ_SECONDS ?= 600
+FUZZ_ENGINE ?= auto
+fuzz: system-packages
+	FUZZ_TARGET=$(FUZZ_TARGET) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_ENGINE=$(FUZZ_ENGINE) SWIFT=$(SWIFT) scripts/fuzz.sh
+
 clean:
-	rm -rf .build $(DIST)
+	rm -rf .build $(DIST) Fuzz/corpus Fuzz/artifacts

@@ -70,10 +70,25 @@ let package = Package(
             plugins: ["BuildCommitPlugin"]
         ),
         .plugin(name: "BuildCommitPlugin", capability: .buildTool()),
+        // Fuzzing (not shipped): the targets and their properties, shared by the test suite and
+        // the long runs of `make fuzz`, which build BeaconFuzz with or without libFuzzer.
+        .target(
+            name: "BeaconFuzzing",
+            dependencies: ["BeaconCore", "BeaconSimulator"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "BeaconFuzz",
+            dependencies: [
+                "BeaconFuzzing",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "BeaconCoreTests",
             dependencies: [
-                "BeaconCore", "BeaconSimulator",
+                "BeaconCore", "BeaconSimulator", "BeaconFuzzing",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings

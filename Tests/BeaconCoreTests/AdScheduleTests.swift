@@ -183,4 +183,18 @@ import Testing
         #expect(schedule == before)
         #expect(schedule[EventReference(podID: "p", adIndex: 0, eventIndex: 99)] == nil)
     }
+
+    /// Found by fuzzing: an event repeated in one document with another duration was reported
+    /// both added and resized.
+    @Test func anEventRepeatedWithAnotherDurationIsOnlyAdded() throws {
+        var schedule = AdSchedule()
+        let quartile = TrackingEvent(event: .firstQuartile, startTime: t0 + 7_500, duration: 1, signalingUrls: [Fixture.url(ad: "a", .firstQuartile)])
+        var repeated = quartile
+        repeated.duration = 0
+        let ad = Ad(id: "a", startTime: t0, duration: 30_000, trackingEvents: [quartile, repeated])
+        let changes = schedule.merge([Fixture.pod(id: "p", ads: [ad])])
+        #expect(changes.added.count == 1)
+        #expect(changes.resized.isEmpty)
+        #expect(schedule[try #require(changes.added.first)]?.duration == 0)
+    }
 }

@@ -62,6 +62,30 @@ import Testing
         }
     }
 
+    @Test func directoryOthersMayWriteToIsRefused() async throws {
+        try await withTemporaryDirectory { directory in
+            let shared = directory + "/shared"
+            try #require(mkdir(shared, 0o700) == 0 && chmod(shared, 0o1777) == 0)
+            let server = ControlSocketServer(path: shared + "/ctl.sock", handler: Self.echo)
+            let refusal = ControlSocketError.unsafeDirectory(path: shared, reason: "others may write to it (mode 1777)")
+            await #expect(throws: refusal) { try await server.bind() }
+            #expect(refusal.description.hasPrefix("refusing to put the control socket in \(shared): others may write"))
+            #expect(!FileManager.default.fileExists(atPath: shared + "/ctl.sock"))
+        }
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "only root can give a directory to another user"))
+    func directoryOfAnotherUserIsRefused() async throws {
+        try await withTemporaryDirectory { directory in
+            let theirs = directory + "/theirs"
+            try #require(mkdir(theirs, 0o700) == 0 && chown(theirs, 65534, 65534) == 0)
+            let server = ControlSocketServer(path: theirs + "/ctl.sock", handler: Self.echo)
+            await #expect(throws: ControlSocketError.unsafeDirectory(path: theirs, reason: "it belongs to uid 65534, not to this user (uid 0)")) {
+                try await server.bind()
+            }
+        }
+    }
+
     @Test func clientOverTheLimitIsRefusedAndOthersKeepWorking() async throws {
         try await withTemporaryDirectory { directory in
             let server = ControlSocketServer(path: directory + "/ctl.sock", maxClients: 3, handler: Self.echo)

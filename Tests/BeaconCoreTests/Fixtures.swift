@@ -46,9 +46,11 @@ enum Fixture {
         return MetadataDocument(dataRange: DataRange(start: start - 600_000, end: end), pods: pods)
     }
 
+    /// The package's root directory, found from this file's place in it.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     /// The captured sample metadata response in `../shared/fixtures`, relative to the package root.
     static func sampleMetadata() throws -> [UInt8] {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let file = packageRoot.appendingPathComponent("../shared/fixtures/harmonic-sample-metadata.json").standardized
         return Array(try Data(contentsOf: file))
     }

@@ -126,4 +126,16 @@ import Testing
         }
         #expect(error.reason.contains(word), "reason '\(error.reason)' for '\(line)' should mention '\(word)'")
     }
+
+    /// Found by fuzzing: `rate <argument>` quoted its whole argument, up to 64 KiB, in the reason
+    /// that is logged, counted in the event history and sent back on the control socket.
+    @Test(arguments: ["rate ", "playhead ", "", "events follow ", "bogus "])
+    func aRefusalQuotesABoundedPartOfTheLine(prefix: String) {
+        let line = prefix + "1" + String(repeating: "[", count: 10_000)
+        guard case .failure(let error) = LineParser.parse(line) else {
+            Issue.record("accepted '\(line.prefix(20))...'")
+            return
+        }
+        #expect(error.reason.count <= 120, "\(error.reason.count) characters: \(error.reason.prefix(200))")
+    }
 }

@@ -342,6 +342,19 @@ import Testing
         let fired22 = player.send(.skip)
         #expect(fired22.types == [.skip])
     }
+
+    /// Found by fuzzing (the captured sample with its first quartile repeated, 1 ms then 0 ms
+    /// long): the event was indexed twice and sent two beacons.
+    @Test func anEventRepeatedInOneDocumentFiresOnce() {
+        var ad = Fixture.ad(id: "p", start: t0)
+        var longer = ad.trackingEvents.first { $0.event == .firstQuartile }!
+        longer.duration = 1
+        ad.trackingEvents.insert(longer, at: 0)
+        var player = ScriptedPlayer(Fixture.document([Fixture.pod(id: "p", ads: [ad])]), at: t0 - 5000)
+        player.tick(t0 - 5000)
+        player.play(to: end + 5000)
+        #expect(player.fired.types == Fixture.playbackTypes)
+    }
 }
 
 // MARK: Resuming from a snapshot

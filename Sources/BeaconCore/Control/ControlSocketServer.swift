@@ -62,7 +62,8 @@ public final class ControlSocketServer: Sendable {
     private let activeClients = Atomic<Int>(0)
 
     /// - Parameters:
-    ///   - path: Where the socket file goes; its directory is created with mode 0700 if missing.
+    ///   - path: Where the socket file goes; its directory is created with mode 0700 if missing, and
+    ///     must belong to this user and be writable by no one else.
     ///   - maxClients: Connections served at once.
     ///   - maxLineBytes: The largest line accepted; a longer one reaches the handler as `.unreadable(.tooLong)`.
     ///   - eventLoopGroup: The NIO event loops the sockets run on.
@@ -101,9 +102,10 @@ public final class ControlSocketServer: Sendable {
 
     /// Creates the socket file (mode 0600) and starts listening; connections queue until ``run()``.
     ///
-    /// A stale socket file (nothing listening) is replaced; a live one is left alone.
+    /// The socket's directory must belong to this user and be writable by no one else. A stale
+    /// socket file (nothing listening) is replaced; a live one is left alone.
     /// - Throws: ``ControlSocketError``: `alreadyListening` when another server answers at
-    ///   ``path``, `pathTooLong`, `notASocket`, `cannotCreateDirectory`, `cannotBind`.
+    ///   ``path``, `pathTooLong`, `notASocket`, `cannotCreateDirectory`, `unsafeDirectory`, `cannotBind`.
     public func bind() async throws {
         try state.withLock { state throws(ControlSocketError) in
             guard case .idle = state else { throw .alreadyStarted }
@@ -177,9 +179,9 @@ public final class ControlSocketServer: Sendable {
         guard path.utf8.count <= UnixSocketPath.maxPathBytes else {
             throw ControlSocketError.pathTooLong(path: path, limit: UnixSocketPath.maxPathBytes)
         }
-        if let directory = UnixSocketPath.parentDirectory(of: path) {
-            try UnixSocketPath.ensureDirectory(directory)
-        }
+        let directory = UnixSocketPath.parentDirectory(of: path) ?? "."
+        try UnixSocketPath.ensureDirectory(directory)
+        try UnixSocketPath.checkPrivate(directory)
         try replaceStaleSocketFile()
 
         let bootstrap = ServerBootstrap(group: eventLoopGroup)
@@ -369,6 +371,8 @@ public enum ControlSocketError: Error, Sendable, Equatable, CustomStringConverti
     /// Something other than a socket exists at the path; it is left alone.
     case notASocket(path: String)
     case cannotCreateDirectory(path: String, reason: String)
+    /// The socket's directory belongs to someone else, or others may write to it.
+    case unsafeDirectory(path: String, reason: String)
     case cannotBind(path: String, reason: String)
     /// The listening socket failed while serving.
     case acceptFailed(path: String, reason: String)
@@ -382,6 +386,8 @@ public enum ControlSocketError: Error, Sendable, Equatable, CustomStringConverti
             "control socket path is \(path.utf8.count) bytes, longer than the \(limit) a Unix socket allows: \(path)"
         case .notASocket(let path): "\(path) exists and is not a socket; not replacing it"
         case .cannotCreateDirectory(let path, let reason): "cannot create directory \(path): \(reason)"
+        case .unsafeDirectory(let path, let reason):
+            "refusing to put the control socket in \(path): \(reason); use a directory only this user may write to"
         case .cannotBind(let path, let reason): "cannot listen on \(path): \(reason)"
         case .acceptFailed(let path, let reason): "control socket \(path) stopped accepting connections: \(reason)"
         case .alreadyStarted: "the control socket server was already started"

@@ -90,6 +90,22 @@ enum UnixSocketPath {
         }
     }
 
+    /// Checks that `directory` belongs to this user and that no one else may write to it: in a
+    /// directory others can write to, they could replace the socket file with their own and
+    /// read what clients send.
+    static func checkPrivate(_ directory: String) throws(ControlSocketError) {
+        var info = stat()
+        guard stat(directory, &info) == 0 else {
+            throw .unsafeDirectory(path: directory, reason: errorText(errno))
+        }
+        if info.st_uid != geteuid() {
+            throw .unsafeDirectory(path: directory, reason: "it belongs to uid \(info.st_uid), not to this user (uid \(geteuid()))")
+        }
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            throw .unsafeDirectory(path: directory, reason: "others may write to it (mode \(String(info.st_mode & 0o7777, radix: 8)))")
+        }
+    }
+
     /// Device and inode of the file at `path`, to recognise our own socket file later.
     static func identity(of path: String) -> FileIdentity? {
         var info = stat()

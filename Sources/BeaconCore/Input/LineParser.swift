@@ -29,7 +29,7 @@ public enum LineParser {
         case ("events", let argument?): return parseEventsFollow(argument)
         case ("rate", let value?):
             guard let rate = Double(value), rate.isFinite, rate >= 0 else {
-                return .failure(LineError("rate '\(value)' is not a finite non-negative number"))
+                return .failure(LineError("rate '\(value.prefix(40))' is not a finite non-negative number"))
             }
             return .success(.player(.rate(rate)))
         case ("playhead", nil), ("load", nil), ("rate", nil):

@@ -57,6 +57,12 @@ public struct AdSchedule: Sendable, Equatable {
             merge(incomingPod.ads, intoPodAt: position, changes: &changes)
         }
         if reordered { reindex() }
+        // A document may repeat an event with another duration: it is new all the same, and
+        // reporting it resized too would index it twice, so that it fired twice.
+        if !changes.added.isEmpty && !changes.resized.isEmpty {
+            let added = Set(changes.added)
+            changes.resized.removeAll { added.contains($0) }
+        }
         return changes
     }
 

@@ -37,7 +37,7 @@ enum RawSocketConnection {
         }
     }
 
-    private static func connected(path: String) throws -> Int32 {
+    static func connected(path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
@@ -65,7 +65,7 @@ enum RawSocketConnection {
         return fd
     }
 
-    private static func write(_ payload: [UInt8], to fd: Int32) throws {
+    static func write(_ payload: [UInt8], to fd: Int32) throws {
         var offset = 0
         while offset < payload.count {
             let written = payload[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -1,0 +1,131 @@
+import BeaconCore
+import BeaconSimulator
+
+/// The `lines` target: bytes from stdin or the control socket.
+///
+/// Properties: framing matches ``LineFramingModel`` however the bytes are chunked, with the
+/// daemon's limit and a tiny one; parsing is deterministic; an accepted command carries only
+/// values the daemon can use (times within 1970...9999, finite non-negative rates, a trimmed
+/// media URL); a refusal gives a reason that quotes a bounded part of the line; and the commands,
+/// played into a session with an ad break just after the first playhead, keep ``SessionProbe``'s
+/// guarantees.
+enum LineInputProperties {
+    /// A limit small enough for short inputs to cross it.
+    static let tinyLimit = 24
+    /// A refusal quotes at most 40 characters of the line, plus its own words.
+    static let maxReasonCharacters = 200
+    /// Program and wall time advance this much per input line.
+    static let lineInterval: Milliseconds = 250
+
+    static func check(_ input: [UInt8]) throws(PropertyViolation) -> Bool {
+        var lines: [RawLine] = []
+        for limit in [LineFramer.defaultMaxLineBytes, tinyLimit] {
+            let expected = LineFramingModel.lines(of: input, maxLineBytes: limit)
+            // Chunk sizes that cut CRLFs, multi-byte characters and the limit itself (tiny
+            // chunks only for small inputs: feeding a long one byte by byte is slow and finds no more).
+            let smallChunk = input.count <= 4096 ? 1 + input.count % 7 : 509 + input.count % 512
+            for chunkSize in [max(input.count, 1), smallChunk, limit + 1] {
+                let framed = frame(input, maxLineBytes: limit, chunkSize: chunkSize)
+                try PropertyViolation.require(
+                    framed == expected, "framing follows the line rules whatever the chunking",
+                    "limit \(limit), chunks of \(chunkSize): \(framed.prefix(5)) where the rules give \(expected.prefix(5))")
+            }
+            if limit == LineFramer.defaultMaxLineBytes { lines = expected }
+        }
+
+        var accepted = false
+        var player = LinePlayer()
+        for case .text(let text) in lines {
+            let result = LineParser.parse(text)
+            try PropertyViolation.require(
+                result == LineParser.parse(text), "parsing is deterministic", "'\(text.prefix(80))' parsed two ways")
+            switch result {
+            case .success(let command):
+                accepted = true
+                try checkAccepted(command, from: text)
+                try player.play(command)
+            case .failure(let error):
+                try PropertyViolation.require(
+                    !error.reason.isEmpty && error.reason.count <= maxReasonCharacters,
+                    "a refusal has a reason of at most \(maxReasonCharacters) characters",
+                    "\(error.reason.count) characters for '\(text.prefix(80))': \(error.reason.prefix(120))")
+            }
+            player.advance()
+        }
+        return accepted
+    }
+
+    /// The blanks the line protocol trims around a line and its argument.
+    private static func isBlank(_ character: Character?) -> Bool { character == " " || character == "\t" }
+
+    private static func frame(_ input: [UInt8], maxLineBytes: Int, chunkSize: Int) -> [RawLine] {
+        var framer = LineFramer(maxLineBytes: maxLineBytes)
+        var lines: [RawLine] = []
+        var start = 0
+        while start < input.count {
+            let end = min(start + chunkSize, input.count)
+            lines += framer.append(input[start..<end])
+            start = end
+        }
+        return lines + framer.finish()
+    }
+
+    private static func checkAccepted(_ command: InputCommand, from text: String) throws(PropertyViolation) {
+        let times = 0...MetadataDocument.latestTime
+        switch command {
+        case .playhead(let tick):
+            try PropertyViolation.require(
+                times.contains(tick.playhead) && tick.observedAt.map(times.contains) != false,
+                "an accepted tick lies within 1970...9999", "'\(text.prefix(80))' gave \(tick)")
+            try PropertyViolation.require(
+                tick.rate.map { $0.isFinite && $0 >= 0 } != false, "an accepted rate is finite and non-negative",
+                "'\(text.prefix(80))' gave \(tick)")
+        case .player(.rate(let rate)):
+            try PropertyViolation.require(
+                rate.isFinite && rate >= 0, "an accepted rate is finite and non-negative", "'\(text.prefix(80))' gave \(rate)")
+        case .load(let url):
+            try PropertyViolation.require(
+                !url.isEmpty && !isBlank(url.first) && !isBlank(url.last), "an accepted media URL is trimmed and not empty",
+                "'\(text.prefix(80))' gave '\(url.prefix(80))'")
+        case .events(follow: false, let after):
+            try PropertyViolation.require(after == nil, "plain 'events' takes no sequence", "'\(text.prefix(80))' gave \(command)")
+        case .player, .user, .unload, .status, .events:
+            break
+        }
+    }
+
+    /// Plays parsed commands into a session whose ad break starts 2 s after the first playhead.
+    private struct LinePlayer {
+        var probe = SessionProbe()
+        var hasBreak = false
+        var clock: Milliseconds = 1_700_000_000_000
+
+        mutating func play(_ command: InputCommand) throws(PropertyViolation) {
+            switch command {
+            case .playhead(let tick):
+                if !hasBreak {
+                    hasBreak = true
+                    try probe.apply(Self.adBreak(after: tick.playhead))
+                }
+                try probe.observe(tick, arrivalTime: clock)
+            case .player(let event): try probe.observe(event, arrivalTime: clock)
+            case .user(let action): try probe.observe(action)
+            case .load, .unload, .status, .events: break
+            }
+        }
+
+        mutating func advance() { clock += LineInputProperties.lineInterval }
+
+        static func adBreak(after playhead: Milliseconds) -> MetadataDocument {
+            let start = min(playhead + 2_000, MetadataDocument.latestTime - 60_000)
+            let ads = (0..<2).map { index in
+                StandardAd.make(id: "a\(index)", start: start + Milliseconds(index) * 8_000, duration: 8_000) { type in
+                    ["http://127.0.0.1:9/\(index)/\(type)"]
+                }
+            }
+            return MetadataDocument(
+                dataRange: DataRange(start: max(0, start - 60_000), end: start + 16_000),
+                pods: [Pod(id: "break", startTime: start, duration: 16_000, ads: ads)])
+        }
+    }
+}

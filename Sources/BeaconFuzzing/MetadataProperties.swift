@@ -1,0 +1,108 @@
+import BeaconCore
+
+/// The `metadata` target: a metadata response body.
+///
+/// Properties: decoding is deterministic and a refusal has a reason; an accepted document keeps
+/// what ``MetadataDocument/decode(_:)`` promises (every time within 1970...9999, every duration
+/// non-negative and ending by then, every event idle) and survives its own wire format
+/// unchanged. Merged into a session, it fires nothing before anything played; continuous play
+/// from 2 s before its first ad break for a minute then fires exactly the playback events whose
+/// window meets that minute, each once (the ``SessionProbe`` guarantees hold all along); playing
+/// it again, refreshing with the same document and a click fire no playback event again.
+enum MetadataProperties {
+    /// How much program time the playback check covers, tick by tick.
+    static let playedSpan: Milliseconds = 60_000
+    static let tickInterval: Milliseconds = 1_000
+
+    static func check(_ input: [UInt8]) throws(PropertyViolation) -> Bool {
+        let document: MetadataDocument
+        do {
+            document = try MetadataDocument.decode(input)
+        } catch {
+            try PropertyViolation.require(
+                Result { () throws(MetadataError) in try MetadataDocument.decode(input) } == .failure(error),
+                "decoding is deterministic", "refused with '\(error.reason.prefix(120))', then not the same way")
+            try PropertyViolation.require(!error.reason.isEmpty, "a refused document has a reason", "empty reason")
+            return false
+        }
+        try PropertyViolation.require(
+            (try? MetadataDocument.decode(input)) == document, "decoding is deterministic", "accepted, then not the same document")
+        try checkDecoded(document)
+        let reencoded = Array(document.encodedJSON().utf8)
+        try PropertyViolation.require(
+            (try? MetadataDocument.decode(reencoded)) == document, "an accepted document survives its wire format",
+            "re-encoded as \(String(decoding: reencoded.prefix(300), as: UTF8.self))")
+        try play(document)
+        return true
+    }
+
+    /// What `decode` guarantees of an accepted document.
+    private static func checkDecoded(_ document: MetadataDocument) throws(PropertyViolation) {
+        let times = 0...MetadataDocument.latestTime
+        try PropertyViolation.require(
+            times.contains(document.dataRange.start) && times.contains(document.dataRange.end),
+            "an accepted data range lies within 1970...9999", "\(document.dataRange)")
+        func checkSpan(_ name: @autoclosure () -> String, start: Milliseconds, duration: Milliseconds) throws(PropertyViolation) {
+            try PropertyViolation.require(
+                times.contains(start) && duration >= 0 && duration <= MetadataDocument.latestTime - start,
+                "an accepted start lies within 1970...9999 and its non-negative duration ends by then",
+                "\(name()) starts at \(start) for \(duration)")
+        }
+        for pod in document.pods {
+            try checkSpan("ad break \(pod.id)", start: pod.startTime, duration: pod.duration)
+            for ad in pod.ads {
+                try checkSpan("ad \(ad.id)", start: ad.startTime, duration: ad.duration)
+                for event in ad.trackingEvents {
+                    try checkSpan("\(event.event) of ad \(ad.id)", start: event.startTime, duration: event.duration)
+                    try PropertyViolation.require(
+                        event.reportingState == .idle, "a decoded event is idle", "\(event.event) of ad \(ad.id) is \(event.reportingState)")
+                }
+            }
+        }
+    }
+
+    private static func play(_ document: MetadataDocument) throws(PropertyViolation) {
+        var probe = SessionProbe()
+        try probe.apply(document)
+        try PropertyViolation.require(
+            probe.firedOnce.isEmpty, "metadata fires nothing before anything played", "fired \(probe.firedOnce.count) events")
+        guard let firstBreak = probe.session.schedule.pods.first else { return }
+
+        let from = max(0, firstBreak.startTime - 2_000)
+        let to = min(from + playedSpan, MetadataDocument.latestTime)
+        var clock: Milliseconds = 1_700_000_000_000
+        func playThrough() throws(PropertyViolation) {
+            var playhead = from
+            while true {
+                try probe.observe(PlayheadTick(playhead: playhead), arrivalTime: clock)
+                if playhead == to { break }
+                playhead = min(playhead + tickInterval, to)
+                clock += tickInterval
+            }
+        }
+        try playThrough()
+
+        let played = from...to
+        let due = Set(
+            probe.session.schedule.pods.flatMap { pod in
+                pod.ads.indices.flatMap { adIndex in
+                    pod.ads[adIndex].trackingEvents.indices.compactMap { eventIndex -> EventReference? in
+                        let event = pod.ads[adIndex].trackingEvents[eventIndex]
+                        guard event.event.trigger == .playback, event.window.overlaps(played) else { return nil }
+                        return EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex)
+                    }
+                }
+            })
+        try PropertyViolation.require(
+            probe.firedOnce == due, "playing a stretch fires exactly the playback events whose window meets it",
+            "played \(played): \(probe.firedOnce.subtracting(due).count) fired unduly, \(due.subtracting(probe.firedOnce).count) not fired")
+
+        // A seek back over the same stretch, the same document again and a click: nothing fires twice.
+        clock += 60_000
+        try probe.observe(.seekStart, arrivalTime: clock)
+        try probe.observe(.seekEnd, arrivalTime: clock)
+        try playThrough()
+        try probe.apply(document)
+        try probe.observe(.click)
+    }
+}
