@@ -695,9 +695,9 @@ public actor BeaconDaemon: Service {
         }
         lastResults[delivery.key] = result
         let siblings = queue.deliveries(sharingFiringWith: delivery.key)
-        var firingKey = delivery.key
-        firingKey.url = ""
-        guard siblings.allSatisfy(\.state.isFinished), announcedFirings.insert(firingKey).inserted else { return }
+        guard siblings.allSatisfy(\.state.isFinished), announcedFirings.insert(DeliveryQueue.firingKey(of: delivery.key)).inserted else {
+            return
+        }
         let state = ReportingState(deliveries: siblings)
         if session?.endpoints.journalKey == delivery.key.sessionID {
             session?.tracking.record(state, for: delivery.reference)

@@ -13,10 +13,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var beaconMaxAge: Duration = .seconds(15 * 60)
     /// The waits between a beacon's retries.
     public var retryBackoff = Backoff()
-    /// Beacon requests in flight at once to one host.
-    public var maxInFlightPerHost = 6
+    /// Beacon requests in flight at once to one host. The HTTP client opens at most 6 connections
+    /// to a host; requests beyond that wait there for one, so a connection never idles while the
+    /// journal commits the next batch.
+    public var maxInFlightPerHost = 32
     /// Beacon requests in flight at once in all.
-    public var maxInFlight = 32
+    public var maxInFlight = 128
     /// Compute everything, send no beacon.
     public var quiet = false
     /// Log every beacon and metadata line, debug ones included, whatever the log level.

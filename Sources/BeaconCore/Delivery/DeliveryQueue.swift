@@ -12,6 +12,8 @@ public struct DeliveryQueue: Sendable {
     public let totalLimit: Int
     /// Every delivery, finished ones included until pruned.
     public private(set) var deliveries: [Key: BeaconDelivery] = [:]
+    /// The keys of each firing's deliveries, by the firing's key (a delivery key without its URL).
+    private var firings: [Key: [Key]] = [:]
     /// Due deliveries, ordered by `dueAt`, then by arrival.
     private var waiting: [Waiting] = []
     private var arrivals = 0
@@ -46,6 +48,7 @@ public struct DeliveryQueue: Sendable {
             delivery.resend = true
         }
         deliveries[delivery.key] = delivery
+        firings[Self.firingKey(of: delivery.key), default: []].append(delivery.key)
         if delivery.state == .due { enqueue(delivery) }
         return true
     }
@@ -154,15 +157,23 @@ public struct DeliveryQueue: Sendable {
 
     /// The deliveries of one firing of a tracking event: same session, event and occurrence.
     public func deliveries(sharingFiringWith key: Key) -> [BeaconDelivery] {
-        deliveries.values.filter {
-            $0.key.sessionID == key.sessionID && $0.key.podID == key.podID && $0.key.adID == key.adID && $0.key.event == key.event
-                && $0.key.eventStart == key.eventStart && $0.key.occurrence == key.occurrence
-        }
+        (firings[Self.firingKey(of: key)] ?? []).compactMap { deliveries[$0] }
+    }
+
+    /// What the deliveries of one firing share: their key without the URL.
+    static func firingKey(of key: Key) -> Key {
+        var firing = key
+        firing.url = ""
+        return firing
     }
 
     /// Forgets finished deliveries last updated before `cutoff`.
     public mutating func prune(finishedBefore cutoff: Milliseconds) {
         deliveries = deliveries.filter { !$0.value.state.isFinished || $0.value.updatedAt >= cutoff }
+        firings = firings.compactMapValues { keys in
+            let kept = keys.filter { deliveries[$0] != nil }
+            return kept.isEmpty ? nil : kept
+        }
     }
 
     private mutating func enqueue(_ delivery: BeaconDelivery) {
