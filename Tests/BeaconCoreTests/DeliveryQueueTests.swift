@@ -84,9 +84,31 @@ import Testing
         _ = queue.finish(Self.key("http://a.example/1"), verdict: .retry(at: 200, reason: "HTTP 503"), result: Self.unavailable, now: 110)
         #expect(queue.start(now: 150).isEmpty, "the probe waits out its own backoff")
         #expect(queue.start(now: 200).map(\.key.url) == ["http://a.example/1"])
-        // It goes through: the others follow at once, oldest first.
+        // It goes through: the others follow at once, oldest first, two at a time to begin with.
         _ = queue.finish(Self.key("http://a.example/1"), verdict: .delivered, result: Self.ok, now: 210)
-        #expect(queue.start(now: 210).map(\.key.url) == ["http://a.example/2", "http://a.example/3", "http://a.example/4", "http://a.example/5"])
+        #expect(queue.start(now: 210).map(\.key.url) == ["http://a.example/2", "http://a.example/3"])
+    }
+
+    @Test func aRecoveringHostGetsTwiceAsManyRequestsWithEachAnswerUpToItsLimit() {
+        var queue = queue(perHost: 6, (1...20).map { Self.delivery("http://a.example/\($0)", dueAt: Milliseconds($0)) })
+        var running = queue.start(now: 30).map(\.key)
+        for key in running { _ = queue.finish(key, verdict: .retry(at: 40, reason: "timed out"), result: Self.unavailable, now: 31) }
+        running = queue.start(now: 40).map(\.key)
+        #expect(running.map(\.url) == ["http://a.example/1"])
+        var widths: [Int] = []
+        var time: Milliseconds = 41
+        while !running.isEmpty {
+            let answered = running.removeFirst()
+            _ = queue.finish(answered, verdict: .delivered, result: Self.ok, now: time)
+            let started = queue.start(now: time)
+            running += started.map(\.key)
+            widths.append(running.count)
+            time += 1
+        }
+        // In flight after each answer: the limit doubles, 2, 4, then the host's 6.
+        #expect(widths.prefix(3) == [2, 4, 6])
+        #expect(widths.max() == 6)
+        #expect(queue.deliveries.values.allSatisfy { $0.state == .delivered })
     }
 
     @Test func aFailingHostIsNotProbedWhileRequestsToItAreInFlight() {
@@ -103,8 +125,8 @@ import Testing
         var queue = failingHost()
         #expect(queue.start(now: 105).map(\.key.url) == ["http://a.example/1"])
         _ = queue.finish(Self.key("http://a.example/1"), verdict: .failed(reason: "HTTP 404, not retried"), result: Self.result(404), now: 106)
-        // The others keep their own backoff, no longer one at a time.
-        #expect(queue.start(now: 106).map(\.key.url) == ["http://a.example/2", "http://a.example/3", "http://a.example/4", "http://a.example/5"])
+        // The others keep their own backoff, no longer one at a time: two at first.
+        #expect(queue.start(now: 106).map(\.key.url) == ["http://a.example/2", "http://a.example/3"])
     }
 
     @Test func aGiveUpOnA5xxOrNoAnswerKeepsTheHostFailing() {

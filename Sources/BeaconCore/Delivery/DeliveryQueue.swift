@@ -4,7 +4,8 @@
 /// `perHostLimit` in flight to one host and `totalLimit` in all, so one slow or failing ad server
 /// cannot starve the others and a backlog never leaves as a herd. While a host fails (no answer,
 /// 5xx or 429), only its oldest due delivery is tried, one request at a time, on its own backoff;
-/// when that one goes through, the others follow at once, oldest first.
+/// when that one goes through, the others follow oldest first, 2 at once, then twice as many with
+/// each answer up to `perHostLimit`.
 public struct DeliveryQueue: Sendable {
     public typealias Key = BeaconDelivery.Key
 
@@ -20,6 +21,9 @@ public struct DeliveryQueue: Sendable {
     private var inFlightPerHost: [String: Int] = [:]
     /// Hosts whose last request got no answer, a 5xx or a 429.
     private var failingHosts: Set<String> = []
+    /// The in-flight limit of hosts answering again after failures: it doubles with each answer up
+    /// to `perHostLimit`, so a backlog leaves in order and not as a herd.
+    private var recoveringLimits: [String: Int] = [:]
     public private(set) var inFlightCount = 0
 
     private struct Waiting: Sendable {
@@ -69,7 +73,8 @@ public struct DeliveryQueue: Sendable {
                     continue
                 }
             }
-            guard let delivery = deliveries[entry.key], delivery.nextAttemptAt <= now, inFlightToHost < perHostLimit else {
+            let hostLimit = recoveringLimits[entry.host] ?? perHostLimit
+            guard let delivery = deliveries[entry.key], delivery.nextAttemptAt <= now, inFlightToHost < hostLimit else {
                 index += 1
                 continue
             }
@@ -100,19 +105,20 @@ public struct DeliveryQueue: Sendable {
         case .delivered:
             delivery.state = .delivered
             delivery.lastError = nil
-            failingHosts.remove(host)
+            answered(host)
             retryNow(host: host, now: now)
         case .retry(let time, let reason):
             delivery.state = .due
             delivery.lastError = reason
             delivery.nextAttemptAt = time
             failingHosts.insert(host)
+            recoveringLimits[host] = nil
         case .failed(let reason):
             delivery.state = .failed
             delivery.lastError = reason
             // An answer, even a refusal, says the host is reachable again; a 5xx or 429 given up
             // at the max age does not.
-            if case .answered(let status) = result.outcome, !RetryPolicy.retries(status: status) { failingHosts.remove(host) }
+            if case .answered(let status) = result.outcome, !RetryPolicy.retries(status: status) { answered(host) }
         }
         deliveries[key] = delivery
         if delivery.state == .due { enqueue(delivery) }
@@ -190,6 +196,13 @@ public struct DeliveryQueue: Sendable {
         if inFlightPerHost[host] == 0 { inFlightPerHost[host] = nil }
         inFlightCount -= 1
         return host
+    }
+
+    /// A host answered: a failing one starts recovering with 2 requests at once, a recovering one
+    /// doubles its limit.
+    private mutating func answered(_ host: String) {
+        let limit = failingHosts.remove(host) != nil ? 2 : (recoveringLimits[host].map { $0 * 2 } ?? perHostLimit)
+        recoveringLimits[host] = limit < perHostLimit ? limit : nil
     }
 
     /// A host answered: what waits out a backoff for it may go now.
