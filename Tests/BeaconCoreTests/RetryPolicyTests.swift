@@ -201,7 +201,7 @@ import Testing
 
         var stale = DeliveryQueue()
         stale.add(delivery(attempts: 0))
-        let muchLater = deadline + 5000
+        let muchLater = deadline + RetryPolicy.lateStart + 1
         #expect(stale.expire(dueBefore: policy.expiryCutoff(now: muchLater), now: muchLater, reason: "too old").count == 1)
     }
 }

@@ -93,7 +93,8 @@ import Testing
         let ping = Wakeup()
         let pong = Wakeup()
         let rounds = 5000
-        let finished = await finishes(within: Self.returns) {
+        // A lost signal hangs for good: the bound only tells that from a slow, loaded machine.
+        let finished = await finishes(within: .seconds(120)) {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for _ in 0..<rounds {

@@ -54,8 +54,9 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// How late the last attempt, set for the deadline, may still start: its timer fires a little
-    /// after the time it was set for, and expiring the delivery then would lose that attempt.
-    static let lateStart: Milliseconds = 1000
+    /// after the time it was set for (seconds on a loaded box), and expiring the delivery then would
+    /// lose that attempt.
+    static let lateStart: Milliseconds = 10_000
 
     /// Due deliveries that became due before this time are given up without a request.
     func expiryCutoff(now: Milliseconds) -> Milliseconds {
