@@ -142,14 +142,15 @@ import Testing
 
     @Test func theLastAttemptIsMadeAtTheMaxAgeAndTheGiveUpSaysWhy() async throws {
         var configuration = Self.configuration()
-        configuration.beaconMaxAge = .milliseconds(300)
+        // Long enough that the first answer comes back before the deadline, even on a loaded machine.
+        configuration.beaconMaxAge = .seconds(3)
         // Any backoff drawn from a minute passes the max age: the retry is moved to the deadline.
         configuration.retryBackoff = Backoff(base: 60_000, cap: 60_000)
         let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(503)]])
         let observed = Observed()
         try await withDaemon(configuration, client: client, observed: observed) { daemon in
             await playTheImpression(daemon)
-            try await eventually("the impression to finish") { !observed.finished.isEmpty }
+            try await eventually(timeout: .seconds(60), "the impression to finish") { !observed.finished.isEmpty }
             let delivery = try #require(await daemon.statusReport().deliveries.first)
             #expect(delivery.state == .failed)
             #expect(delivery.attempts >= 2, "the retry at the deadline was made")
