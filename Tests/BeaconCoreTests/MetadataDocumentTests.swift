@@ -80,6 +80,9 @@ import Testing
         (Body.start(startTime: "253402300799000"), "ad break p1, ad a1, event start: startTime 253402300799000 (9999-12-31T23:59:59.000Z) is outside 2000-01-01..2100-01-01"),
         (Body.start(startTime: "946684799999"), "ad break p1, ad a1, event start: startTime 946684799999 (1999-12-31T23:59:59.999Z) is outside"),
         (Body.start(startTime: "-5"), "ad break p1, ad a1, event start: startTime -5 (1969-12-31T23:59:59.995Z) is outside"),
+        // Found by fuzzing: formatting this time for the reason trapped.
+        (Body.start(startTime: "-9223372036854775808"),
+         "ad break p1, ad a1, event start: startTime -9223372036854775808 (-9223372036854775808 ms since 1970) is outside"),
         (Body.start(startTime: #""NaN""#), "ad break p1, ad a1, event start: startTime is not an integer"),
         (Body.start(duration: #""Infinity""#), "ad break p1, ad a1, event start: duration is not an integer"),
         (Body.start(duration: "NaN"), "not valid JSON"),

@@ -2,6 +2,17 @@ import Testing
 @testable import BeaconCore
 
 @Suite struct UTCTimeTests {
+    /// Found by fuzzing the metadata: a rejected time was formatted for its reason and trapped.
+    @Test(arguments: [Milliseconds.min, .max, UTCTime.formattable.lowerBound - 1, UTCTime.formattable.upperBound + 1])
+    func aTimeNoFourDigitYearCanNameIsWrittenAsItsMilliseconds(time: Milliseconds) {
+        #expect(UTCTime.format(time) == "\(time) ms since 1970")
+    }
+
+    @Test func theEdgesOfTheFormattableRangeAreFormatted() {
+        #expect(UTCTime.format(UTCTime.formattable.lowerBound) == "0000-01-01T00:00:00.000Z")
+        #expect(UTCTime.format(UTCTime.formattable.upperBound) == "9999-12-31T23:59:59.999Z")
+    }
+
     @Test(arguments: [
         (1_675_135_534_076, "2023-01-31T03:25:34.076Z"),
         (0, "1970-01-01T00:00:00.000Z"),

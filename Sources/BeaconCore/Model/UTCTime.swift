@@ -8,9 +8,17 @@ public enum UTCTime {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The instants the four-digit ISO-8601 form can name: 0000-01-01 to 9999-12-31, UTC.
+    public static let formattable: ClosedRange<Milliseconds> = -62_167_219_200_000...253_402_300_799_999
+
     /// Appends the ISO-8601 form of `milliseconds` as ASCII, building no intermediate string
-    /// (log lines are made this way).
+    /// (log lines are made this way). A time outside ``formattable`` (untrusted metadata may carry
+    /// any number) is written as its epoch milliseconds instead.
     public static func append(_ milliseconds: Milliseconds, to bytes: inout [UInt8]) {
+        guard formattable.contains(milliseconds) else {
+            bytes += Array("\(milliseconds) ms since 1970".utf8)
+            return
+        }
         let days = milliseconds.floorDivided(by: 86_400_000)
         let dayMilliseconds = milliseconds - days * 86_400_000
         let (year, month, day) = civilDate(daysSinceEpoch: days)
