@@ -174,8 +174,10 @@ import Testing
         let entries = log.all
         let requests = entries.indices.filter { entries[$0] == "request \(Self.beacon)" }
         #expect(requests.count == 2)
-        let firstDue = try #require(entries.firstIndex(of: "journal due \(Self.beacon)"))
-        #expect(firstDue < requests[0])
+        // Started as it fell due, the delivery is written once, already in flight, before its request.
+        let firstSaved = try #require(entries.firstIndex { $0.hasPrefix("journal ") && $0.hasSuffix(" \(Self.beacon)") })
+        #expect(entries[firstSaved] == "journal inFlight \(Self.beacon)", "\(entries)")
+        #expect(firstSaved < requests[0])
         // Each request follows a save of the delivery in flight with that attempt.
         for (number, request) in requests.enumerated() {
             let savedInFlight = entries[..<request].filter { $0 == "journal inFlight \(Self.beacon)" }.count

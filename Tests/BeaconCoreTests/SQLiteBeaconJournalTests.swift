@@ -73,6 +73,55 @@ import Testing
         }
     }
 
+    /// Saved again, a delivery's known row is updated in place: one row per delivery whatever its path.
+    @Test func aDeliverySavedThroughEveryStateKeepsOneRowWithItsLastFields() async throws {
+        try await Self.withJournal { journal, _ in
+            var delivery = Self.delivery()
+            try journal.save([delivery], session: nil)
+            delivery.state = .inFlight
+            delivery.attempts = 1
+            delivery.updatedAt = Self.t0 + 1
+            try journal.save([delivery], session: nil)
+            delivery.state = .delivered
+            delivery.lastStatus = 204
+            delivery.updatedAt = Self.t0 + 2
+            // Twice in one save: the later one stands.
+            var stale = delivery
+            stale.state = .due
+            try journal.save([stale, delivery], session: nil)
+            #expect(try journal.deliveries(ofSession: "s1") == [delivery])
+            #expect(try journal.unfinishedDeliveries().isEmpty)
+        }
+    }
+
+    /// A row another connection deleted (a second daemon's prune) is written again, not lost.
+    @Test func aDeliveryWhoseRowWasDeletedElsewhereIsInsertedAgain() async throws {
+        try await Self.withJournal { journal, directory in
+            var delivery = Self.delivery(state: .delivered, updatedAt: Self.t0)
+            try journal.save([delivery], session: nil)
+            try SQLiteBeaconJournal(directory: directory).prune(before: Self.t0 + 1)
+            #expect(try journal.deliveries(ofSession: "s1").isEmpty)
+            delivery.state = .due
+            delivery.resend = true
+            try journal.save([delivery], session: nil)
+            #expect(try journal.deliveries(ofSession: "s1") == [delivery])
+        }
+    }
+
+    /// After its own prune, the journal finds the rows it kept by key again.
+    @Test func aDeliveryKeptByPruneIsUpdatedAfterIt() async throws {
+        try await Self.withJournal { journal, _ in
+            var kept = Self.delivery(url: "http://127.0.0.1:4647/kept", state: .inFlight, updatedAt: Self.t0)
+            let pruned = Self.delivery(url: "http://127.0.0.1:4647/pruned", state: .delivered, updatedAt: Self.t0)
+            try journal.save([kept, pruned], session: nil)
+            try journal.prune(before: Self.t0 + 1)
+            kept.state = .delivered
+            kept.updatedAt = Self.t0 + 5
+            try journal.save([kept], session: nil)
+            #expect(try journal.deliveries(ofSession: "s1") == [kept])
+        }
+    }
+
     @Test func aSnapshotWithPodsEventsReportingStatesAndPlayedStretchesRoundTrips() async throws {
         try await Self.withJournal { journal, _ in
             var pod = Fixture.pod(id: "pod-1", ads: [Fixture.ad(id: "ad-1", start: Self.t0), Fixture.ad(id: "ad-2", start: Self.t0 + 30_000)])

@@ -92,9 +92,9 @@ public actor BeaconDaemon: Service {
     private var announcedFirings: Set<BeaconDelivery.Key> = []
     /// The last result of each delivery whose tracking event has not finished yet.
     private var lastResults: [BeaconDelivery.Key: BeaconSender.Result] = [:]
-    /// Deliveries whose request may leave now, handed to the delivery loop.
-    private let started: AsyncStream<BeaconDelivery>
-    private let startedInput: AsyncStream<BeaconDelivery>.Continuation
+    /// Deliveries whose request may leave now, handed to the delivery loop a batch at a time.
+    private let started: AsyncStream<[BeaconDelivery]>
+    private let startedInput: AsyncStream<[BeaconDelivery]>.Continuation
     /// Wakes the retry timer when a retry is scheduled sooner than it sleeps.
     private let wakeup = Wakeup()
     /// Results of requests, recorded in batches: one journal commit for all that finished meanwhile.
@@ -607,23 +607,27 @@ public actor BeaconDaemon: Service {
             finished(expired, result: result)
         }
         let starting = drainTimedOut ? [] : queue.start(now: time)
-        write(changed + starting)
+        // A delivery that became due and starts in this same commit is written once, in flight.
+        let startingKeys = changed.isEmpty ? [] : Set(starting.map(\.key))
+        write(changed.filter { !startingKeys.contains($0.key) } + starting)
         for delivery in starting {
             if delivery.attempts > 1 { counters.beaconsRetried += 1 }
             if delivery.resend { counters.beaconsResent += 1 }
             logs.beacon.debug(
                 "BEACON requesting pod=\(delivery.key.podID) ad=\(delivery.key.adID) event=\(delivery.key.event) url=\(delivery.key.url) attempt=\(delivery.attempts) quiet=\(configuration.quiet)")
-            startedInput.yield(delivery)
         }
+        if !starting.isEmpty { startedInput.yield(starting) }
     }
 
     /// Requests each started delivery in a task of its own.
     private func deliverBeacons() async {
         await withDiscardingTaskGroup { group in
-            for await delivery in started {
-                group.addTask {
-                    let result = await self.sender.send(delivery.key.url)
-                    self.results.add(result, of: delivery.key)
+            for await batch in started {
+                for delivery in batch {
+                    group.addTask {
+                        let result = await self.sender.send(delivery.key.url)
+                        self.results.add(result, of: delivery.key)
+                    }
                 }
             }
         }

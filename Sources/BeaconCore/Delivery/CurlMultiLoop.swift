@@ -31,6 +31,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         var submissions: [Submission] = []
         var cancellations: [UInt64] = []
         var stopRequested = false
+        /// A wakeup was sent and the loop has not taken the inbox since: one wakeup serves every
+        /// submission of a burst, instead of a write to curl's wakeup pipe for each.
+        var wakePending = false
         /// Set, under the lock, before the multi handle is freed: no wakeup after that.
         var finished = false
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
@@ -105,7 +108,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             // the loop has already dropped, so the transfer must not start at all.
             if inbox.stopRequested || Task.isCancelled { return .cancelled }
             inbox.submissions.append(Submission(id: id, request: request, start: start, continuation: continuation))
-            wakeLocked(inbox)
+            wakeLocked(&inbox)
             return nil
         }
         if let refusal { continuation.resume(returning: .failure(refusal)) }
@@ -115,7 +118,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         inbox.withLock { inbox in
             guard !inbox.finished else { return }
             inbox.cancellations.append(id)
-            wakeLocked(inbox)
+            wakeLocked(&inbox)
         }
     }
 
@@ -123,7 +126,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         inbox.withLock { inbox in
             guard !inbox.stopRequested else { return }
             inbox.stopRequested = true
-            wakeLocked(inbox)
+            wakeLocked(&inbox)
         }
     }
 
@@ -133,15 +136,17 @@ final class CurlMultiLoop: @unchecked Sendable {
                 if inbox.finished { return true }
                 inbox.stopRequested = true
                 inbox.stopWaiters.append(waiter)
-                wakeLocked(inbox)
+                wakeLocked(&inbox)
                 return false
             }
             if done { waiter.resume() }
         }
     }
 
-    private func wakeLocked(_ inbox: borrowing Inbox) {
-        if !inbox.finished, let multi { _ = curl_multi_wakeup(multi) }
+    private func wakeLocked(_ inbox: inout Inbox) {
+        guard !inbox.finished, !inbox.wakePending, let multi else { return }
+        inbox.wakePending = true
+        _ = curl_multi_wakeup(multi)
     }
 
     // MARK: Loop thread only
@@ -190,6 +195,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 defer {
                     inbox.submissions.removeAll()
                     inbox.cancellations.removeAll()
+                    inbox.wakePending = false
                 }
                 return (inbox.submissions, inbox.cancellations, inbox.stopRequested)
             }

@@ -18,6 +18,10 @@ public struct DeliveryQueue: Sendable {
     /// Due deliveries, ordered by `dueAt`, then by arrival.
     private var waiting: [Waiting] = []
     private var arrivals = 0
+    /// How many of `waiting` go to each host: `start` stops scanning once no host can take more.
+    private var waitingPerHost: [String: Int] = [:]
+    /// Hosts with a waiting delivery that sits out a backoff: only theirs need waking when they answer.
+    private var backedOffHosts: Set<String> = []
     private var inFlightPerHost: [String: Int] = [:]
     /// Hosts whose last request got no answer, a 5xx or a 429.
     private var failingHosts: Set<String> = []
@@ -26,10 +30,13 @@ public struct DeliveryQueue: Sendable {
     private var recoveringLimits: [String: Int] = [:]
     public private(set) var inFlightCount = 0
 
+    /// A due delivery's place in line, with what `start` decides on, so that scanning the line
+    /// looks nothing up.
     private struct Waiting: Sendable {
         var key: Key
         var host: String
         var dueAt: Milliseconds
+        var nextAttemptAt: Milliseconds
         var arrival: Int
     }
 
@@ -60,35 +67,38 @@ public struct DeliveryQueue: Sendable {
     /// Starts the due deliveries that may start at `now`: marks them in flight, counts the attempt
     /// and returns them, oldest first.
     public mutating func start(now: Milliseconds) -> [BeaconDelivery] {
+        // Hosts that may take a request now; the scan ends once none is left, so a backlog held
+        // back by the limits costs nothing per call.
+        var open = Set(waitingPerHost.keys.filter { self.mayStart(to: $0) })
         var started: [BeaconDelivery] = []
-        var probed: Set<String> = []
+        var taken: [Int] = []
         var index = 0
-        while index < waiting.count, inFlightCount < totalLimit {
+        while index < waiting.count, inFlightCount < totalLimit, !open.isEmpty {
             let entry = waiting[index]
-            let inFlightToHost = inFlightPerHost[entry.host, default: 0]
-            // A failing host is probed by its oldest delivery alone.
-            if failingHosts.contains(entry.host) {
-                guard inFlightToHost == 0, probed.insert(entry.host).inserted else {
-                    index += 1
-                    continue
-                }
-            }
-            let hostLimit = recoveringLimits[entry.host] ?? perHostLimit
-            guard let delivery = deliveries[entry.key], delivery.nextAttemptAt <= now, inFlightToHost < hostLimit else {
-                index += 1
-                continue
-            }
-            waiting.remove(at: index)
+            index += 1
+            guard open.contains(entry.host) else { continue }
+            // A failing host is probed by its oldest delivery alone, ready or not.
+            if failingHosts.contains(entry.host) { open.remove(entry.host) }
+            guard entry.nextAttemptAt <= now, var running = deliveries[entry.key] else { continue }
+            taken.append(index - 1)
             inFlightPerHost[entry.host, default: 0] += 1
             inFlightCount += 1
-            var running = delivery
+            if !mayStart(to: entry.host) { open.remove(entry.host) }
             running.state = .inFlight
             running.attempts += 1
             running.updatedAt = now
             deliveries[entry.key] = running
             started.append(running)
         }
+        removeWaiting(at: taken)
         return started
+    }
+
+    /// Whether a request to `host` may start as far as its in-flight limit goes.
+    private func mayStart(to host: String) -> Bool {
+        let inFlight = inFlightPerHost[host, default: 0]
+        if failingHosts.contains(host) { return inFlight == 0 }
+        return inFlight < (recoveringLimits[host] ?? perHostLimit)
     }
 
     /// Records the verdict on an in-flight delivery's request and returns the delivery as it now
@@ -143,22 +153,24 @@ public struct DeliveryQueue: Sendable {
     public mutating func expire(dueBefore cutoff: Milliseconds, now: Milliseconds, reason: String) -> [BeaconDelivery] {
         guard let first = waiting.first, first.dueAt < cutoff else { return [] }
         var expired: [BeaconDelivery] = []
-        waiting.removeAll { entry in
-            guard entry.dueAt < cutoff, var delivery = deliveries[entry.key] else { return false }
+        var taken: [Int] = []
+        for (index, entry) in waiting.enumerated() where entry.dueAt < cutoff {
+            guard var delivery = deliveries[entry.key] else { continue }
             delivery.state = .failed
             delivery.lastError = delivery.lastError.map { "\(reason); last: \($0)" } ?? reason
             delivery.updatedAt = now
             deliveries[entry.key] = delivery
             expired.append(delivery)
-            return true
+            taken.append(index)
         }
+        removeWaiting(at: taken)
         return expired
     }
 
     /// The earliest time after `now` at which a waiting delivery's backoff ends, if any. Deliveries
     /// held back only by the in-flight limits start when a request finishes instead.
     public func nextAttempt(after now: Milliseconds) -> Milliseconds? {
-        waiting.lazy.compactMap { self.deliveries[$0.key]?.nextAttemptAt }.filter { $0 > now }.min()
+        waiting.lazy.map(\.nextAttemptAt).filter { $0 > now }.min()
     }
 
     /// The deliveries of one firing of a tracking event: same session, event and occurrence.
@@ -184,9 +196,26 @@ public struct DeliveryQueue: Sendable {
 
     private mutating func enqueue(_ delivery: BeaconDelivery) {
         arrivals += 1
-        let entry = Waiting(key: delivery.key, host: URLPolicy.hostKey(of: delivery.key.url), dueAt: delivery.dueAt, arrival: arrivals)
+        let entry = Waiting(
+            key: delivery.key, host: URLPolicy.hostKey(of: delivery.key.url), dueAt: delivery.dueAt,
+            nextAttemptAt: delivery.nextAttemptAt, arrival: arrivals)
         let index = waiting.partitionPoint { $0.dueAt <= entry.dueAt }
         waiting.insert(entry, at: index)
+        waitingPerHost[entry.host, default: 0] += 1
+        if entry.nextAttemptAt > entry.dueAt { backedOffHosts.insert(entry.host) }
+    }
+
+    /// Takes the entries at `offsets` out of the line in one pass, keeping the order of the rest.
+    private mutating func removeWaiting(at offsets: [Int]) {
+        guard !offsets.isEmpty else { return }
+        var arrivals: Set<Int> = []
+        for offset in offsets {
+            let entry = waiting[offset]
+            arrivals.insert(entry.arrival)
+            waitingPerHost[entry.host, default: 1] -= 1
+            if waitingPerHost[entry.host] == 0 { waitingPerHost[entry.host] = nil }
+        }
+        waiting.removeAll { arrivals.contains($0.arrival) }
     }
 
     @discardableResult
@@ -207,10 +236,10 @@ public struct DeliveryQueue: Sendable {
 
     /// A host answered: what waits out a backoff for it may go now.
     private mutating func retryNow(host: String, now: Milliseconds) {
-        for entry in waiting where entry.host == host {
-            if let delivery = deliveries[entry.key], delivery.nextAttemptAt > now {
-                deliveries[entry.key]?.nextAttemptAt = now
-            }
+        guard backedOffHosts.remove(host) != nil else { return }
+        for index in waiting.indices where waiting[index].host == host && waiting[index].nextAttemptAt > now {
+            waiting[index].nextAttemptAt = now
+            deliveries[waiting[index].key]?.nextAttemptAt = now
         }
     }
 }

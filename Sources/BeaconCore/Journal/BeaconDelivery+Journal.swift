@@ -15,16 +15,24 @@ extension BeaconDelivery {
         try statement.bind(key.eventStart, at: 5)
         try statement.bind(key.url, at: 6)
         try statement.bind(key.occurrence, at: 7)
-        try statement.bind(reference.adIndex, at: 8)
-        try statement.bind(reference.eventIndex, at: 9)
-        try statement.bind(state.rawValue, at: 10)
-        try statement.bind(attempts, at: 11)
-        try statement.bind(lastStatus, at: 12)
-        try statement.bind(lastError, at: 13)
-        try statement.bind(dueAt, at: 14)
-        try statement.bind(nextAttemptAt, at: 15)
-        try statement.bind(updatedAt, at: 16)
-        try statement.bind(resend, at: 17)
+        try bindFields(to: statement, from: 8)
+    }
+
+    /// The columns of `journalColumns` after the key, which `bindFields(to:from:)` binds.
+    static let journalFieldCount: Int32 = 10
+
+    /// Binds every field but the key, in the order of `journalColumns`, from parameter `first` on.
+    func bindFields(to statement: SQLiteStatement, from first: Int32) throws(SQLiteError) {
+        try statement.bind(reference.adIndex, at: first)
+        try statement.bind(reference.eventIndex, at: first + 1)
+        try statement.bind(state.rawValue, at: first + 2)
+        try statement.bind(attempts, at: first + 3)
+        try statement.bind(lastStatus, at: first + 4)
+        try statement.bind(lastError, at: first + 5)
+        try statement.bind(dueAt, at: first + 6)
+        try statement.bind(nextAttemptAt, at: first + 7)
+        try statement.bind(updatedAt, at: first + 8)
+        try statement.bind(resend, at: first + 9)
     }
 
     /// The delivery in the current row of a query selecting `journalColumns`.

@@ -40,6 +40,11 @@ final class SQLiteDatabase {
         guard sqlite3_exec(connection, sql, nil, nil, nil) == SQLITE_OK else { throw lastError() }
     }
 
+    /// How many rows the last finished INSERT, UPDATE or DELETE changed.
+    var changes: Int {
+        Int(sqlite3_changes(connection))
+    }
+
     /// Hands `body` the prepared statement for `sql` (prepared once, then reused), and resets it
     /// afterwards so that it holds no read open and no parameter of this use.
     func withStatement<Result>(
