@@ -74,20 +74,20 @@ public struct DeliveryQueue: Sendable {
         var taken: [Int] = []
         var index = 0
         while index < waiting.count, inFlightCount < totalLimit, !open.isEmpty {
-            let entry = waiting[index]
-            index += 1
-            guard open.contains(entry.host) else { continue }
+            defer { index += 1 }
+            let host = waiting[index].host
+            guard open.contains(host) else { continue }
             // A failing host is probed by its oldest delivery alone, ready or not.
-            if failingHosts.contains(entry.host) { open.remove(entry.host) }
-            guard entry.nextAttemptAt <= now, var running = deliveries[entry.key] else { continue }
-            taken.append(index - 1)
-            inFlightPerHost[entry.host, default: 0] += 1
+            if failingHosts.contains(host) { open.remove(host) }
+            guard waiting[index].nextAttemptAt <= now, var running = deliveries[waiting[index].key] else { continue }
+            taken.append(index)
+            inFlightPerHost[host, default: 0] += 1
             inFlightCount += 1
-            if !mayStart(to: entry.host) { open.remove(entry.host) }
+            if !mayStart(to: host) { open.remove(host) }
             running.state = .inFlight
             running.attempts += 1
             running.updatedAt = now
-            deliveries[entry.key] = running
+            deliveries[running.key] = running
             started.append(running)
         }
         removeWaiting(at: taken)
@@ -205,17 +205,21 @@ public struct DeliveryQueue: Sendable {
         if entry.nextAttemptAt > entry.dueAt { backedOffHosts.insert(entry.host) }
     }
 
-    /// Takes the entries at `offsets` out of the line in one pass, keeping the order of the rest.
+    /// Takes the entries at `offsets` (ascending) out of the line, keeping the order of the rest.
     private mutating func removeWaiting(at offsets: [Int]) {
         guard !offsets.isEmpty else { return }
-        var arrivals: Set<Int> = []
         for offset in offsets {
-            let entry = waiting[offset]
-            arrivals.insert(entry.arrival)
-            waitingPerHost[entry.host, default: 1] -= 1
-            if waitingPerHost[entry.host] == 0 { waitingPerHost[entry.host] = nil }
+            let host = waiting[offset].host
+            waitingPerHost[host, default: 1] -= 1
+            if waitingPerHost[host] == 0 { waitingPerHost[host] = nil }
         }
-        waiting.removeAll { arrivals.contains($0.arrival) }
+        // Mostly the oldest ones leave: one move of the rest, no test of each entry.
+        if offsets.last == offsets.count - 1 {
+            waiting.removeFirst(offsets.count)
+        } else {
+            let leaving = Set(offsets.map { waiting[$0].arrival })
+            waiting.removeAll { leaving.contains($0.arrival) }
+        }
     }
 
     @discardableResult
