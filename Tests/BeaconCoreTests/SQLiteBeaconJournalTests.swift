@@ -73,27 +73,6 @@ import Testing
         }
     }
 
-    /// Saved again, a delivery's known row is updated in place: one row per delivery whatever its path.
-    @Test func aDeliverySavedThroughEveryStateKeepsOneRowWithItsLastFields() async throws {
-        try await Self.withJournal { journal, _ in
-            var delivery = Self.delivery()
-            try journal.save([delivery], session: nil)
-            delivery.state = .inFlight
-            delivery.attempts = 1
-            delivery.updatedAt = Self.t0 + 1
-            try journal.save([delivery], session: nil)
-            delivery.state = .delivered
-            delivery.lastStatus = 204
-            delivery.updatedAt = Self.t0 + 2
-            // Twice in one save: the later one stands.
-            var stale = delivery
-            stale.state = .due
-            try journal.save([stale, delivery], session: nil)
-            #expect(try journal.deliveries(ofSession: "s1") == [delivery])
-            #expect(try journal.unfinishedDeliveries().isEmpty)
-        }
-    }
-
     /// A row another connection deleted (a second daemon's prune) is written again, not lost.
     @Test func aDeliveryWhoseRowWasDeletedElsewhereIsInsertedAgain() async throws {
         try await Self.withJournal { journal, directory in
@@ -158,7 +137,13 @@ import Testing
             // The same event fired again by a user action is its own delivery.
             let again = Self.delivery(occurrence: Self.t0 + 4_000)
             try journal.save([delivery, again], session: nil)
+            #expect(try journal.deliveries(ofSession: "s1") == [delivery, again])
 
+            // Twice in one save, by its known row: the later one stands.
+            var stale = delivery
+            delivery.state = .delivered
+            stale.state = .failed
+            try journal.save([stale, delivery], session: nil)
             #expect(try journal.deliveries(ofSession: "s1") == [delivery, again])
         }
     }
