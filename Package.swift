@@ -67,6 +67,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings,
+            // The Swift driver exports every symbol of an executable on Linux. Nothing loads
+            // beaconctl's symbols, and the 17,000 names cost 1.6 MB of the binary and 2 MB of
+            // resident memory (the loader's symbol lookups and relocations read them).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))],
             plugins: ["BuildCommitPlugin"]
         ),
         .plugin(name: "BuildCommitPlugin", capability: .buildTool()),
