@@ -9,12 +9,16 @@ import BeaconCore
 /// from 2 s before its first ad break for a minute then fires exactly the playback events whose
 /// window meets that minute, each once (the ``SessionProbe`` guarantees hold all along); playing
 /// it again, refreshing with the same document and a click fire no playback event again.
+/// Whatever the fast reader of the metadata's shape reads, JSONDecoder reads to the same document.
 enum MetadataProperties {
     /// How much program time the playback check covers, tick by tick.
     static let playedSpan: Milliseconds = 60_000
     static let tickInterval: Milliseconds = 1_000
 
     static func check(_ input: [UInt8]) throws(PropertyViolation) -> Bool {
+        if let parsed = MetadataParser.parse(input) {
+            try checkAgainstJSONDecoder(parsed, input)
+        }
         let document: MetadataDocument
         do {
             document = try MetadataDocument.decode(input)
@@ -34,6 +38,19 @@ enum MetadataProperties {
             "re-encoded as \(String(decoding: reencoded.prefix(300), as: UTF8.self))")
         try play(document)
         return true
+    }
+
+    /// The fast reader reads a strict subset of what JSONDecoder accepts, to the same document.
+    private static func checkAgainstJSONDecoder(_ parsed: MetadataDocument, _ input: [UInt8]) throws(PropertyViolation) {
+        let property = "what the fast reader reads, JSONDecoder reads the same"
+        let reference: MetadataDocument
+        do {
+            reference = try MetadataDocument.decodeWithJSONDecoder(input)
+        } catch {
+            throw PropertyViolation(property: property, details: "JSONDecoder refused it: '\(error.reason.prefix(120))'")
+        }
+        try PropertyViolation.require(
+            reference == parsed, property, "JSONDecoder read \("\(reference)".prefix(300)), the fast reader \("\(parsed)".prefix(300))")
     }
 
     /// What `decode` guarantees of an accepted document.

@@ -1,0 +1,414 @@
+/// A reader of exactly the metadata's shape, from its UTF-8 bytes straight to a ``MetadataDocument``.
+///
+/// JSONDecoder reads about 25 MB/s here, most of it spent on what this shape never needs (a key
+/// map per object, a dynamic cast per value): a live window of a megabyte would take 40 ms to
+/// decode. This reader accepts a strict subset of what JSONDecoder accepts and gives the same
+/// document for it. Whatever it is not sure of it answers nil for: malformed JSON, a number where
+/// milliseconds belong that is not a plain integer within `Int64` (JSONDecoder reads `1.0` or
+/// `1e3` its own way), a field given twice, a field of the wrong type or missing, an escaped key
+/// (it may spell a known one), a lone surrogate, invalid UTF-8. ``MetadataDocument/decode(_:)``
+/// then asks JSONDecoder, which stays the authority on what is accepted and on every reason a
+/// body is rejected.
+package struct MetadataParser {
+    /// The document `body` holds, or nil when JSONDecoder must decide.
+    package static func parse(_ body: some Collection<UInt8>) -> MetadataDocument? {
+        if let parsed = body.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return parsed }
+        return Array(body).withUnsafeBufferPointer { parse(bytes: $0) }
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> MetadataDocument? {
+        var parser = MetadataParser(bytes: bytes)
+        return try? parser.document()
+    }
+
+    /// Where the parser stops being sure. It says no more: JSONDecoder will say what is wrong.
+    private struct Unsure: Error {}
+
+    /// Nesting allowed inside a skipped value, far below JSONDecoder's own limit.
+    private static let deepestSkipped = 64
+
+    /// The body, valid only during `parse(bytes:)`, which owns the one instance.
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The next byte to read.
+    private var position = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    // MARK: The metadata's shape
+
+    /// The keys the metadata names; any other is skipped with its value.
+    private enum Field {
+        case dataRange, adBreaks, start, end, id, startTime, duration, ads, trackingEvents, event, signalingUrls, other
+    }
+
+    private mutating func document() throws(Unsure) -> MetadataDocument {
+        skipWhitespace()
+        var dataRange: DataRange?
+        var pods: [Pod]?
+        try readObject { (parser, field) throws(Unsure) in
+            switch field {
+            case .dataRange: try parser.read(into: &dataRange) { (parser) throws(Unsure) in try parser.dataRange() }
+            case .adBreaks: try parser.read(into: &pods) { (parser) throws(Unsure) in try parser.readList { (parser) throws(Unsure) in try parser.pod() } }
+            default: try parser.skipValue(depth: 0)
+            }
+        }
+        skipWhitespace()
+        guard position == bytes.count, let dataRange else { throw Unsure() }
+        return MetadataDocument(dataRange: dataRange, pods: pods ?? [])
+    }
+
+    private mutating func dataRange() throws(Unsure) -> DataRange {
+        var start: Milliseconds?
+        var end: Milliseconds?
+        try readObject { (parser, field) throws(Unsure) in
+            switch field {
+            case .start: try parser.read(into: &start) { (parser) throws(Unsure) in try parser.readInteger() }
+            case .end: try parser.read(into: &end) { (parser) throws(Unsure) in try parser.readInteger() }
+            default: try parser.skipValue(depth: 0)
+            }
+        }
+        guard let start, let end else { throw Unsure() }
+        return DataRange(start: start, end: end)
+    }
+
+    private mutating func pod() throws(Unsure) -> Pod {
+        var id: String?
+        var startTime: Milliseconds?
+        var duration: Milliseconds?
+        var ads: [Ad]?
+        try readObject { (parser, field) throws(Unsure) in
+            switch field {
+            case .id: try parser.read(into: &id) { (parser) throws(Unsure) in try parser.readString() }
+            case .startTime: try parser.read(into: &startTime) { (parser) throws(Unsure) in try parser.readInteger() }
+            case .duration: try parser.read(into: &duration) { (parser) throws(Unsure) in try parser.readInteger() }
+            case .ads: try parser.read(into: &ads) { (parser) throws(Unsure) in try parser.readList { (parser) throws(Unsure) in try parser.ad() } }
+            default: try parser.skipValue(depth: 0)
+            }
+        }
+        guard let id, let startTime, let duration else { throw Unsure() }
+        return Pod(id: id, startTime: startTime, duration: duration, ads: ads ?? [])
+    }
+
+    private mutating func ad() throws(Unsure) -> Ad {
+        var id: String?
+        var startTime: Milliseconds?
+        var duration: Milliseconds?
+        var events: [TrackingEvent]?
+        try readObject { (parser, field) throws(Unsure) in
+            switch field {
+            case .id: try parser.read(into: &id) { (parser) throws(Unsure) in try parser.readString() }
+            case .startTime: try parser.read(into: &startTime) { (parser) throws(Unsure) in try parser.readInteger() }
+            case .duration: try parser.read(into: &duration) { (parser) throws(Unsure) in try parser.readInteger() }
+            case .trackingEvents:
+                try parser.read(into: &events) { (parser) throws(Unsure) in try parser.readList { (parser) throws(Unsure) in try parser.trackingEvent() } }
+            default: try parser.skipValue(depth: 0)
+            }
+        }
+        guard let id, let startTime, let duration else { throw Unsure() }
+        return Ad(id: id, startTime: startTime, duration: duration, trackingEvents: events ?? [])
+    }
+
+    private mutating func trackingEvent() throws(Unsure) -> TrackingEvent {
+        var event: String?
+        var startTime: Milliseconds?
+        var duration: Milliseconds?
+        var urls: [String]?
+        try readObject { (parser, field) throws(Unsure) in
+            switch field {
+            case .event: try parser.read(into: &event) { (parser) throws(Unsure) in try parser.readString() }
+            case .startTime: try parser.read(into: &startTime) { (parser) throws(Unsure) in try parser.readInteger() }
+            case .duration: try parser.read(into: &duration) { (parser) throws(Unsure) in try parser.readInteger() }
+            case .signalingUrls:
+                try parser.read(into: &urls) { (parser) throws(Unsure) in try parser.readList { (parser) throws(Unsure) in try parser.readString() } }
+            default: try parser.skipValue(depth: 0)
+            }
+        }
+        guard let event, let startTime, let duration else { throw Unsure() }
+        return TrackingEvent(
+            event: TrackingEventType(rawValue: event), startTime: startTime, duration: duration, signalingUrls: urls ?? [])
+    }
+
+    /// Reads a known field's value into `slot`. A field given twice is JSONDecoder's to resolve.
+    private mutating func read<Value>(
+        into slot: inout Value?, _ value: (inout Self) throws(Unsure) -> Value
+    ) throws(Unsure) {
+        guard slot == nil else { throw Unsure() }
+        slot = try value(&self)
+    }
+
+    /// The field a key names. An escaped key may spell a known field: that is JSONDecoder's to read.
+    private mutating func readField() throws(Unsure) -> Field {
+        try expect(UInt8(ascii: "\""))
+        let (key, escaped) = try scanString()
+        guard !escaped else { throw Unsure() }
+        let name = UnsafeBufferPointer(rebasing: bytes[key])
+        func matches(_ known: StaticString) -> Bool {
+            known.withUTF8Buffer { name.elementsEqual($0) }
+        }
+        switch name.count {
+        case 2: return matches("id") ? .id : .other
+        case 3: return matches("end") ? .end : matches("ads") ? .ads : .other
+        case 5: return matches("start") ? .start : matches("event") ? .event : .other
+        case 8: return matches("duration") ? .duration : matches("adBreaks") ? .adBreaks : .other
+        case 9: return matches("startTime") ? .startTime : matches("dataRange") ? .dataRange : .other
+        case 13: return matches("signalingUrls") ? .signalingUrls : .other
+        case 14: return matches("trackingEvents") ? .trackingEvents : .other
+        default: return .other
+        }
+    }
+
+    // MARK: JSON values
+
+    /// Reads an object, handing each member's field to `member`, which reads the value.
+    private mutating func readObject(_ member: (inout Self, Field) throws(Unsure) -> Void) throws(Unsure) {
+        try expect(UInt8(ascii: "{"))
+        skipWhitespace()
+        if consume(UInt8(ascii: "}")) { return }
+        repeat {
+            skipWhitespace()
+            let field = try readField()
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"))
+            skipWhitespace()
+            try member(&self, field)
+            skipWhitespace()
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"))
+    }
+
+    /// Reads an array, handing each element to `element` to read.
+    private mutating func readArray(_ element: (inout Self) throws(Unsure) -> Void) throws(Unsure) {
+        try expect(UInt8(ascii: "["))
+        skipWhitespace()
+        if consume(UInt8(ascii: "]")) { return }
+        repeat {
+            skipWhitespace()
+            try element(&self)
+            skipWhitespace()
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"))
+    }
+
+    /// Reads an optional list: an array of `element`s, or null as none.
+    private mutating func readList<Element>(_ element: (inout Self) throws(Unsure) -> Element) throws(Unsure) -> [Element] {
+        if consume("null") { return [] }
+        var elements: [Element] = []
+        try readArray { (parser) throws(Unsure) in elements.append(try element(&parser)) }
+        return elements
+    }
+
+    /// Reads integer milliseconds written plainly. Anything JSONDecoder might read otherwise is
+    /// left to it: a fraction, an exponent, `-0`, a leading zero, a number past `Int64`.
+    private mutating func readInteger() throws(Unsure) -> Milliseconds {
+        let negative = consume(UInt8(ascii: "-"))
+        let first = position
+        // Accumulated below zero, where `Int64.min` fits.
+        var value: Int64 = 0
+        while position < bytes.count, case let digit = bytes[position] &- UInt8(ascii: "0"), digit < 10 {
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (next, underflowed) = shifted.subtractingReportingOverflow(Int64(digit))
+            guard !overflowed, !underflowed else { throw Unsure() }
+            value = next
+            position += 1
+        }
+        let digits = position - first
+        guard digits > 0, bytes[first] != UInt8(ascii: "0") || (digits == 1 && !negative) else { throw Unsure() }
+        if position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): throw Unsure()
+            default: break
+            }
+        }
+        if negative { return value }
+        guard value != .min else { throw Unsure() }
+        return -value
+    }
+
+    /// Reads a string as JSONDecoder decodes it.
+    private mutating func readString() throws(Unsure) -> String {
+        try expect(UInt8(ascii: "\""))
+        let (contents, escaped) = try scanString()
+        guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[contents]), as: UTF8.self) }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(contents.count)
+        var index = contents.lowerBound
+        while index < contents.upperBound {
+            if bytes[index] == UInt8(ascii: "\\") {
+                let (scalar, next) = try escape(at: index)
+                UTF8.encode(scalar) { utf8.append($0) }
+                index = next
+            } else {
+                utf8.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// Checks a string from after its opening quote to its closing one, which it consumes: valid
+    /// UTF-8, no control character, only escapes JSON defines and surrogates in pairs.
+    private mutating func scanString() throws(Unsure) -> (contents: Range<Int>, escaped: Bool) {
+        let start = position
+        var escaped = false
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                position += 1
+                return (start..<position - 1, escaped)
+            case UInt8(ascii: "\\"):
+                escaped = true
+                position = try escape(at: position).end
+            case 0..<0x20:
+                throw Unsure()
+            case 0x80...:
+                try skipMultiByteScalar()
+            default:
+                position += 1
+            }
+        }
+        throw Unsure()
+    }
+
+    /// The scalar an escape at `index` stands for, and where it ends.
+    private func escape(at index: Int) throws(Unsure) -> (scalar: Unicode.Scalar, end: Int) {
+        guard index + 1 < bytes.count else { throw Unsure() }
+        switch bytes[index + 1] {
+        case UInt8(ascii: "\""): return ("\"", index + 2)
+        case UInt8(ascii: "\\"): return ("\\", index + 2)
+        case UInt8(ascii: "/"): return ("/", index + 2)
+        case UInt8(ascii: "b"): return ("\u{08}", index + 2)
+        case UInt8(ascii: "f"): return ("\u{0C}", index + 2)
+        case UInt8(ascii: "n"): return ("\n", index + 2)
+        case UInt8(ascii: "r"): return ("\r", index + 2)
+        case UInt8(ascii: "t"): return ("\t", index + 2)
+        case UInt8(ascii: "u"):
+            let unit = try hexUnit(at: index + 2)
+            guard (0xD800...0xDBFF).contains(unit) else {
+                // A lone low surrogate is no scalar.
+                guard let scalar = Unicode.Scalar(unit) else { throw Unsure() }
+                return (scalar, index + 6)
+            }
+            guard index + 7 < bytes.count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u")
+            else { throw Unsure() }
+            let low = try hexUnit(at: index + 8)
+            guard (0xDC00...0xDFFF).contains(low), let scalar = Unicode.Scalar(0x10000 + (unit - 0xD800) << 10 + (low - 0xDC00))
+            else { throw Unsure() }
+            return (scalar, index + 12)
+        default:
+            throw Unsure()
+        }
+    }
+
+    /// The UTF-16 code unit written as four hex digits at `index`.
+    private func hexUnit(at index: Int) throws(Unsure) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw Unsure() }
+        var unit: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw Unsure()
+            }
+            unit = unit << 4 | UInt32(digit)
+        }
+        return unit
+    }
+
+    /// Steps over one scalar of two to four bytes, checked as well-formed UTF-8 (no overlong
+    /// form, no surrogate, nothing past U+10FFFF: the Unicode standard's table 3-7).
+    private mutating func skipMultiByteScalar() throws(Unsure) {
+        let length: Int
+        var second: ClosedRange<UInt8> = 0x80...0xBF
+        switch bytes[position] {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; second = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; second = 0x80...0x9F
+        case 0xF0: length = 4; second = 0x90...0xBF
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; second = 0x80...0x8F
+        default: throw Unsure()
+        }
+        guard position + length <= bytes.count, second.contains(bytes[position + 1]) else { throw Unsure() }
+        for continuation in bytes[position + 2..<position + length] where !(0x80...0xBF).contains(continuation) {
+            throw Unsure()
+        }
+        position += length
+    }
+
+    /// Steps over a value of a key the metadata does not name, checking it is well-formed JSON.
+    private mutating func skipValue(depth: Int) throws(Unsure) {
+        guard depth < Self.deepestSkipped, position < bytes.count else { throw Unsure() }
+        switch bytes[position] {
+        case UInt8(ascii: "{"):
+            try readObject { (parser, _) throws(Unsure) in try parser.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            try readArray { (parser) throws(Unsure) in try parser.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "\""):
+            position += 1
+            _ = try scanString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try skipNumber()
+        default:
+            guard consume("true") || consume("false") || consume("null") else { throw Unsure() }
+        }
+    }
+
+    /// Steps over a number of any form JSON allows: `-`? (`0` | [1-9] digits) (`.` digits)? ([eE] [+-]? digits)?
+    private mutating func skipNumber() throws(Unsure) {
+        _ = consume(UInt8(ascii: "-"))
+        if !consume(UInt8(ascii: "0")) {
+            guard skipDigits() > 0 else { throw Unsure() }
+        }
+        if consume(UInt8(ascii: ".")) {
+            guard skipDigits() > 0 else { throw Unsure() }
+        }
+        if consume(UInt8(ascii: "e")) || consume(UInt8(ascii: "E")) {
+            if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
+            guard skipDigits() > 0 else { throw Unsure() }
+        }
+    }
+
+    /// Steps over decimal digits; how many.
+    private mutating func skipDigits() -> Int {
+        let first = position
+        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+        return position - first
+    }
+
+    // MARK: Bytes
+
+    /// Steps over JSON's whitespace: space, tab, line feed, carriage return.
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// Steps over `byte` if it comes next.
+    private mutating func consume(_ byte: UInt8) -> Bool {
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    /// Steps over `literal` if it comes next.
+    private mutating func consume(_ literal: StaticString) -> Bool {
+        let matched = literal.withUTF8Buffer { literal in
+            position + literal.count <= bytes.count && bytes[position..<position + literal.count].elementsEqual(literal)
+        }
+        if matched { position += literal.utf8CodeUnitCount }
+        return matched
+    }
+
+    private mutating func expect(_ byte: UInt8) throws(Unsure) {
+        guard consume(byte) else { throw Unsure() }
+    }
+}
