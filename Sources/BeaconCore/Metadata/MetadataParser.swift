@@ -74,60 +74,42 @@ package struct MetadataParser {
     }
 
     private mutating func pod() throws(Unsure) -> Pod {
-        var id: String?
-        var startTime: Milliseconds?
-        var duration: Milliseconds?
-        var ads: [Ad]?
-        try readObject { (parser, field) throws(Unsure) in
-            switch field {
-            case .id: try parser.read(into: &id) { (parser) throws(Unsure) in try parser.readString() }
-            case .startTime: try parser.read(into: &startTime) { (parser) throws(Unsure) in try parser.readInteger() }
-            case .duration: try parser.read(into: &duration) { (parser) throws(Unsure) in try parser.readInteger() }
-            case .ads: try parser.read(into: &ads) { (parser) throws(Unsure) in try parser.readList { (parser) throws(Unsure) in try parser.ad() } }
-            default: try parser.skipValue(depth: 0)
-            }
-        }
-        guard let id, let startTime, let duration else { throw Unsure() }
-        return Pod(id: id, startTime: startTime, duration: duration, ads: ads ?? [])
+        let pod = try entry(named: .id, holding: .ads) { (parser) throws(Unsure) in try parser.ad() }
+        return Pod(id: pod.name, startTime: pod.startTime, duration: pod.duration, ads: pod.held)
     }
 
     private mutating func ad() throws(Unsure) -> Ad {
-        var id: String?
-        var startTime: Milliseconds?
-        var duration: Milliseconds?
-        var events: [TrackingEvent]?
-        try readObject { (parser, field) throws(Unsure) in
-            switch field {
-            case .id: try parser.read(into: &id) { (parser) throws(Unsure) in try parser.readString() }
-            case .startTime: try parser.read(into: &startTime) { (parser) throws(Unsure) in try parser.readInteger() }
-            case .duration: try parser.read(into: &duration) { (parser) throws(Unsure) in try parser.readInteger() }
-            case .trackingEvents:
-                try parser.read(into: &events) { (parser) throws(Unsure) in try parser.readList { (parser) throws(Unsure) in try parser.trackingEvent() } }
-            default: try parser.skipValue(depth: 0)
-            }
-        }
-        guard let id, let startTime, let duration else { throw Unsure() }
-        return Ad(id: id, startTime: startTime, duration: duration, trackingEvents: events ?? [])
+        let ad = try entry(named: .id, holding: .trackingEvents) { (parser) throws(Unsure) in try parser.trackingEvent() }
+        return Ad(id: ad.name, startTime: ad.startTime, duration: ad.duration, trackingEvents: ad.held)
     }
 
     private mutating func trackingEvent() throws(Unsure) -> TrackingEvent {
-        var event: String?
+        let event = try entry(named: .event, holding: .signalingUrls) { (parser) throws(Unsure) in try parser.readString() }
+        return TrackingEvent(
+            event: TrackingEventType(rawValue: event.name), startTime: event.startTime, duration: event.duration,
+            signalingUrls: event.held)
+    }
+
+    /// A pod, an ad or a tracking event: a name under `nameField`, a start time and a duration,
+    /// and an optional list of what it holds under `heldField`.
+    private mutating func entry<Held>(
+        named nameField: Field, holding heldField: Field, _ element: (inout Self) throws(Unsure) -> Held
+    ) throws(Unsure) -> (name: String, startTime: Milliseconds, duration: Milliseconds, held: [Held]) {
+        var name: String?
         var startTime: Milliseconds?
         var duration: Milliseconds?
-        var urls: [String]?
+        var held: [Held]?
         try readObject { (parser, field) throws(Unsure) in
             switch field {
-            case .event: try parser.read(into: &event) { (parser) throws(Unsure) in try parser.readString() }
+            case nameField: try parser.read(into: &name) { (parser) throws(Unsure) in try parser.readString() }
             case .startTime: try parser.read(into: &startTime) { (parser) throws(Unsure) in try parser.readInteger() }
             case .duration: try parser.read(into: &duration) { (parser) throws(Unsure) in try parser.readInteger() }
-            case .signalingUrls:
-                try parser.read(into: &urls) { (parser) throws(Unsure) in try parser.readList { (parser) throws(Unsure) in try parser.readString() } }
+            case heldField: try parser.read(into: &held) { (parser) throws(Unsure) in try parser.readList(element) }
             default: try parser.skipValue(depth: 0)
             }
         }
-        guard let event, let startTime, let duration else { throw Unsure() }
-        return TrackingEvent(
-            event: TrackingEventType(rawValue: event), startTime: startTime, duration: duration, signalingUrls: urls ?? [])
+        guard let name, let startTime, let duration else { throw Unsure() }
+        return (name, startTime, duration, held ?? [])
     }
 
     /// Reads a known field's value into `slot`. A field given twice is JSONDecoder's to resolve.
