@@ -3,13 +3,15 @@
 
 idle:  a session polling an unchanged metadata document every 2 s, no ticks, for --idle-seconds
        (default 300, as the target states).
-play:  a 2 h live window with 12 ad breaks of 4 ads, played at 4 ticks per second of program
-       time. Ticks carry the player's clock (`at`), so they can be fed --speed times faster than
+play:  a live window of --hours (default 2) with an ad break of 4 ads every 10 min (12 in 2 h),
+       played at 4 ticks per second of program time. Ticks carry the player's clock (`at`), so they can be fed --speed times faster than
        real time and are judged exactly as real-time ticks; the live metadata window (the pods
        up to 3 min ahead of the playhead) follows the playhead and is re-served every 2 s.
-       Every playback beacon of the 48 ads must arrive.
+       Every playback beacon must arrive. --retention S is passed to the daemon: a run long enough
+       for it to prune (it prunes every 5 min of wall clock) shows what the daemon keeps level off.
 RSS growth: the last sample against the one after the first quarter of the run.
-Usage: footprint.py [--idle-seconds S] [--speed X] [--binary PATH]
+Usage: footprint.py [--idle-seconds S] [--speed X] [--hours H] [--retention S] [--samples] [--binary PATH]
+       (--idle-seconds 0 skips idle; --samples adds every sample's RSS to the output)
 """
 import argparse
 import asyncio
@@ -24,7 +26,7 @@ FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
                        "..", "shared", "fixtures", "harmonic-sample-metadata.json")
 
 
-def summary(samples, program_hours=None):
+def summary(samples, program_hours=None, keep_samples=False):
     first, last = samples[0], samples[-1]
     quarter = samples[len(samples) // 4]
     elapsed = last.time - first.time
@@ -44,6 +46,9 @@ def summary(samples, program_hours=None):
     }
     if program_hours:
         result["cpu_seconds_per_program_hour"] = round(cpu / program_hours, 3)
+    if keep_samples:
+        result["samples"] = [{"seconds": round(sample.time - first.time, 1), "rss_anon_kib": sample.anon_kib,
+                              "rss_file_kib": sample.file_kib} for sample in samples]
     return result
 
 
@@ -85,12 +90,12 @@ def live_window(sink, playhead, pods):
     return document(known, (playhead - 600_000, playhead + 180_000))
 
 
-async def play(binary, speed):
+async def play(binary, speed, hours, retention, keep_samples):
     sink = await Sink().start()
     start = PROGRAM_START
-    window_ms = 2 * 3600 * 1000
+    window_ms = int(hours * 3600 * 1000)
     pods = []
-    for index in range(12):
+    for index in range(int(hours * 6)):
         pod_start = start + 300_000 + index * 600_000
         ads = [standard_ad(f"ad-{index}-{slot}", pod_start + slot * 30_000, 30_000,
                            lambda kind, index=index, slot=slot: sink.url(f"/beacon?ad={index}-{slot}&cn={kind}"))
@@ -100,6 +105,8 @@ async def play(binary, speed):
     playhead = start
     sink.metadata = live_window(sink, playhead, pods)
     args = ["--media-url", sink.url("/live.m3u8?sessid=play"), "--tracking-url", sink.url("/metadata?sessid=play")]
+    if retention is not None:
+        args += ["--retention", str(retention)]
     async with Daemon(binary, args) as daemon:
         await daemon.wait_until(lambda status: status["counters"]["metadataFetches"] >= 1, 10, "first metadata")
         samples, stop = [], asyncio.Event()
@@ -120,27 +127,33 @@ async def play(binary, speed):
         await sampler
         status = await daemon.status()
     await sink.close()
-    result = summary(samples, program_hours=2)
+    result = summary(samples, program_hours=hours, keep_samples=keep_samples)
     result.update({"speed": speed, "ticks": status["counters"]["ticks"], "beacons_expected": expected,
                    "beacons_delivered": len(sink.arrivals), "all_delivered": delivered,
                    "metadataFetches": status["counters"]["metadataFetches"]})
-    log(f"2 h live window at {speed}x: RSS {result['rss_mib_end']} MiB (HWM {result['hwm_mib']}), growth "
+    log(f"{hours:g} h live window at {speed}x: RSS {result['rss_mib_end']} MiB (HWM {result['hwm_mib']}), growth "
         f"{result['rss_growth_kib']} KiB, CPU {result['cpu_seconds']} s = {result['cpu_seconds_per_program_hour']} s per "
         f"program hour, {len(sink.arrivals)}/{expected} beacons")
     return result
 
 
-async def measure(binary, idle_seconds, speed):
-    return {"idle": await idle(binary, idle_seconds), "play": await play(binary, speed)}
+async def measure(binary, idle_seconds, speed, hours, retention, keep_samples):
+    results = {"idle": await idle(binary, idle_seconds)} if idle_seconds > 0 else {}
+    results["play"] = await play(binary, speed, hours, retention, keep_samples)
+    return results
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--idle-seconds", type=float, default=300)
     parser.add_argument("--speed", type=float, default=20)
+    parser.add_argument("--hours", type=float, default=2)
+    parser.add_argument("--retention", type=float)
+    parser.add_argument("--samples", action="store_true")
     parser.add_argument("--binary")
     options = parser.parse_args()
-    emit(asyncio.run(measure(binary_path(options.binary), options.idle_seconds, options.speed)))
+    emit(asyncio.run(measure(binary_path(options.binary), options.idle_seconds, options.speed, options.hours,
+                             options.retention, options.samples)))
 
 
 if __name__ == "__main__":
