@@ -145,6 +145,11 @@ import Testing
             stale.state = .failed
             try journal.save([stale, delivery], session: nil)
             #expect(try journal.deliveries(ofSession: "s1") == [delivery, again])
+
+            // Saved again once finished, when the journal no longer keeps its row: still one row.
+            delivery.updatedAt = Self.t0 + 9_000
+            try journal.save([delivery], session: nil)
+            #expect(try journal.deliveries(ofSession: "s1") == [delivery, again])
         }
     }
 

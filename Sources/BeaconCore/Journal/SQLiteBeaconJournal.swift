@@ -22,8 +22,9 @@ public final class SQLiteBeaconJournal: BeaconJournal {
     private let database: SQLiteDatabase
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
-    /// The row of each delivery saved through this connection: a delivery changes state two or
-    /// three times, and updating its row by id costs about half of finding it by its seven-column key.
+    /// The row of each unfinished delivery saved through this connection: a delivery changes state
+    /// two or three times, and updating its row by id costs about half of finding it by its
+    /// seven-column key. A finished one is dropped, so the map holds only what is still moving.
     private var rowIDs: [BeaconDelivery.Key: Int64] = [:]
 
     /// Opens the journal in `directory`, creating the directory (0700) and the file (0600) when
@@ -100,7 +101,10 @@ public final class SQLiteBeaconJournal: BeaconJournal {
                 }
             }
         }
-        rowIDs.merge(inserted) { $1 }
+        // A finished delivery saved again anyway is found by its key.
+        for delivery in deliveries {
+            rowIDs[delivery.key] = delivery.state.isFinished ? nil : inserted[delivery.key] ?? rowIDs[delivery.key]
+        }
     }
 
     /// Writes a delivery's fields into its known row; false when the row is gone.
