@@ -325,6 +325,61 @@ struct CurlHTTPClientTests {
         #expect(servers.allSatisfy { $0.connectionsAccepted <= client.configuration.maxConnectionsPerHost })
     }
 
+    @Test func aBatchReportsEachRequestOnceByItsIndex() async throws {
+        try await withServer(handler: { request in
+            await .delayed(.milliseconds(2), request.path.hasSuffix("/7") ? .status(404) : .text(request.path))
+        }) { server, client, recorder in
+            var requests = (0..<60).map { get(server.baseURL + "/batch/\($0)") }
+            requests[10] = get("file:///etc/passwd")
+            requests[20] = get("no-scheme-here?token=secret")
+            let reports = Recorder<(Int, Result<HTTPClientResponse, HTTPClientError>)>()
+            await client.send(requests) { index, result in reports.append((index, result)) }
+
+            let byIndex = Dictionary(grouping: reports.all, by: \.0)
+            #expect(byIndex.count == 60 && byIndex.values.allSatisfy { $0.count == 1 }, "every request reported, once")
+            for (index, entries) in byIndex {
+                let result = entries[0].1
+                switch index {
+                case 10: #expect(result == .failure(.unsupportedScheme("file")))
+                case 20: #expect(result == .failure(.invalidURL("no-scheme-here")))
+                case 7: #expect((try? result.get())?.status == 404)
+                default:
+                    let response = try #require(try? result.get(), "request \(index)")
+                    #expect(String(decoding: response.body, as: UTF8.self) == "/batch/\(index)")
+                }
+            }
+            #expect(recorder.all.count == 58, "refused URLs never reach the network")
+            #expect(server.connectionsAccepted <= client.configuration.maxConnectionsPerHost)
+        }
+    }
+
+    @Test func anEmptyBatchReturnsAtOnce() async throws {
+        try await withServer(handler: { _ in .status(200) }) { _, client, recorder in
+            let reports = Recorder<Int>()
+            await client.send([]) { index, _ in reports.append(index) }
+            #expect(reports.all.isEmpty)
+            #expect(recorder.all.isEmpty)
+        }
+    }
+
+    @Test func cancellingABatchReportsEveryPendingRequestCancelled() async throws {
+        try await withServer(handler: { _ in await .noAnswer() }) { server, client, recorder in
+            // 6 in flight on the host's connections, 4 waiting for one.
+            let requests = (0..<10).map { get(server.baseURL + "/hang/\($0)") }
+            let reports = Recorder<(Int, Result<HTTPClientResponse, HTTPClientError>)>()
+            let task = Task { await client.send(requests) { index, result in reports.append((index, result)) } }
+            try await eventually(timeout: .seconds(15), "the host's connections to be busy") {
+                recorder.all.count == client.configuration.maxConnectionsPerHost
+            }
+            #expect(reports.all.isEmpty)
+            task.cancel()
+            await task.value
+            #expect(Set(reports.all.map(\.0)) == Set(0..<10))
+            #expect(reports.all.count == 10)
+            #expect(reports.all.allSatisfy { $0.1 == .failure(.cancelled) })
+        }
+    }
+
     @Test func cancellingTheCallerEndsWithCancelled() async throws {
         try await withServer(handler: { _ in await .noAnswer() }) { server, client, recorder in
             let request = get(server.baseURL + "/hang")

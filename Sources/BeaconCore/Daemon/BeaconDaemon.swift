@@ -619,15 +619,12 @@ public actor BeaconDaemon: Service {
         if !starting.isEmpty { startedInput.yield(starting) }
     }
 
-    /// Requests each started delivery in a task of its own.
+    /// Requests each batch of started deliveries in a task of its own, the whole batch in one hand-over.
     private func deliverBeacons() async {
         await withDiscardingTaskGroup { group in
             for await batch in started {
-                for delivery in batch {
-                    group.addTask {
-                        let result = await self.sender.send(delivery.key.url)
-                        self.results.add(result, of: delivery.key)
-                    }
+                group.addTask {
+                    await self.sender.send(batch.map(\.key.url)) { index, result in self.results.add(result, of: batch[index].key) }
                 }
             }
         }
@@ -679,7 +676,8 @@ public actor BeaconDaemon: Service {
             if delivery.state == .due, !draining { notify(.beaconRetrying(delivery)) }
             if delivery.state.isFinished { finished(delivery, result: result) }
         }
-        wakeup.signal()
+        // Only a delivery due again can bring the timer's next wake nearer.
+        if updates.contains(where: { $0.delivery.state == .due }) { wakeup.signal() }
         finishDrainIfIdle()
     }
 

@@ -45,18 +45,31 @@ public struct BeaconSender: Sendable {
         }
     }
 
-    public func send(_ url: String) async -> Result {
-        if let reason = URLPolicy.refusal(of: url) {
-            return Result(url: url, outcome: .refused(reason), latencyMilliseconds: 0)
+    /// Requests every signaling URL at once; `report` hears what became of each, by its index in
+    /// `urls`, as soon as it is known (see ``HTTPClient/send(_:reporting:)``).
+    public func send(_ urls: [String], reporting report: @escaping @Sendable (Int, Result) -> Void) async {
+        var allowed: [(index: Int, url: String)] = []
+        for (index, url) in urls.enumerated() {
+            if let reason = URLPolicy.refusal(of: url) {
+                report(index, Result(url: url, outcome: .refused(reason), latencyMilliseconds: 0))
+            } else if quiet {
+                report(index, Result(url: url, outcome: .notSent, latencyMilliseconds: 0))
+            } else {
+                allowed.append((index, url))
+            }
         }
-        if quiet { return Result(url: url, outcome: .notSent, latencyMilliseconds: 0) }
-        do {
-            let response = try await client.send(HTTPClientRequest(url: url, maxResponseBytes: 0))
-            return Result(
-                url: url, outcome: .answered(status: response.status), latencyMilliseconds: response.latencyMilliseconds,
-                retryAfter: response.retryAfter)
-        } catch {
-            return Result(url: url, outcome: .failed(error), latencyMilliseconds: 0)
+        guard !allowed.isEmpty else { return }
+        let requested = allowed
+        await client.send(requested.map { HTTPClientRequest(url: $0.url, maxResponseBytes: 0) }) { position, answer in
+            let (index, url) = requested[position]
+            switch answer {
+            case .success(let response):
+                report(index, Result(
+                    url: url, outcome: .answered(status: response.status), latencyMilliseconds: response.latencyMilliseconds,
+                    retryAfter: response.retryAfter))
+            case .failure(let error):
+                report(index, Result(url: url, outcome: .failed(error), latencyMilliseconds: 0))
+            }
         }
     }
 }

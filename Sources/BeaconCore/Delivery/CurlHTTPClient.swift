@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An `HTTPClient` on libcurl's multi interface.
 ///
 /// One dedicated thread owns the libcurl multi handle and drives every transfer, so
@@ -78,23 +80,48 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Any HTTP status is a response, not an error. Throws `.cancelled` if the calling
     /// task is cancelled or the client is shut down before the response is complete.
     public func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
-        // Checked here as well as by curl, so a bad scheme never reaches the network code.
-        guard let scheme = URLPolicy.scheme(of: request.url) else {
-            throw .invalidURL(Self.redacted(request.url))
-        }
-        guard URLPolicy.allowedSchemes.contains(scheme) else {
-            throw .unsupportedScheme(scheme)
-        }
+        let outcome = Mutex<Result<HTTPClientResponse, HTTPClientError>>(.failure(.cancelled))
+        await send([request]) { _, result in outcome.withLock { $0 = result } }
+        return try outcome.withLock { $0 }.get()
+    }
+
+    /// Hands every request to the transfer thread in one move; `report` runs on that thread.
+    ///
+    /// Each response or error is what ``send(_:)`` would give for the request alone.
+    public func send(
+        _ requests: [HTTPClientRequest],
+        reporting report: @escaping @Sendable (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void
+    ) async {
+        guard !requests.isEmpty else { return }
         let start = ContinuousClock.now
-        let id = loop.makeTransferID()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                loop.submit(id: id, request: request, start: start, continuation: continuation)
+        let ids = loop.makeTransferIDs(count: requests.count)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (allReported: CheckedContinuation<Void, Never>) in
+                let pending = Countdown(requests.count, then: allReported)
+                var submissions: [CurlMultiLoop.Submission] = []
+                submissions.reserveCapacity(requests.count)
+                for (index, request) in requests.enumerated() {
+                    let complete: CurlMultiLoop.Completion = { result in
+                        report(index, result)
+                        pending.countDown()
+                    }
+                    // Checked here as well as by curl, so a bad scheme never reaches the network code.
+                    if let refusal = Self.refusal(of: request.url) {
+                        complete(.failure(refusal))
+                    } else {
+                        submissions.append(.init(id: ids.lowerBound + UInt64(index), request: request, start: start, complete: complete))
+                    }
+                }
+                loop.submit(submissions)
             }
         } onCancel: {
-            loop.cancel(id: id)
+            loop.cancel(ids: ids)
         }
-        return try result.get()
+    }
+
+    private static func refusal(of url: String) -> HTTPClientError? {
+        guard let scheme = URLPolicy.scheme(of: url) else { return .invalidURL(redacted(url)) }
+        return URLPolicy.allowedSchemes.contains(scheme) ? nil : .unsupportedScheme(scheme)
     }
 
     /// Fails pending requests with `.cancelled`, closes all connections and waits for
@@ -106,5 +133,20 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// The URL without query and fragment, for error text: query strings may carry tokens.
     static func redacted(_ url: String) -> String {
         String(url.prefix { $0 != "?" && $0 != "#" })
+    }
+}
+
+/// Resumes a continuation once it has been counted down to zero, from any thread.
+private final class Countdown: Sendable {
+    private let remaining: Atomic<Int>
+    private let then: CheckedContinuation<Void, Never>
+
+    init(_ count: Int, then: CheckedContinuation<Void, Never>) {
+        self.remaining = Atomic(count)
+        self.then = then
+    }
+
+    func countDown() {
+        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { then.resume() }
     }
 }

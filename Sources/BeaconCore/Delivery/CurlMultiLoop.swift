@@ -16,14 +16,15 @@ import Darwin
 /// multi function libcurl allows from another thread. Everything else, easy handles
 /// included, is used on the loop thread only.
 final class CurlMultiLoop: @unchecked Sendable {
-    typealias Completion = CheckedContinuation<Result<HTTPClientResponse, HTTPClientError>, Never>
+    /// Called once with what became of a transfer, on the loop thread or the submitting one.
+    typealias Completion = @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
 
     /// A request handed to the loop thread, not yet added to the multi handle.
     struct Submission: Sendable {
         var id: UInt64
         var request: HTTPClientRequest
         var start: ContinuousClock.Instant
-        var continuation: Completion
+        var complete: Completion
     }
 
     private struct Inbox {
@@ -92,32 +93,38 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     // MARK: Called from any thread
 
-    func makeTransferID() -> UInt64 {
+    /// `count` ids no other transfer has.
+    func makeTransferIDs(count: Int) -> Range<UInt64> {
         inbox.withLock {
-            $0.nextID &+= 1
-            return $0.nextID
+            let first = $0.nextID
+            $0.nextID &+= UInt64(count)
+            return first..<$0.nextID
         }
     }
 
-    func submit(id: UInt64, request: HTTPClientRequest, start: ContinuousClock.Instant, continuation: Completion) {
+    /// Hands transfers to the loop thread, all with one lock and one wakeup.
+    func submit(_ submissions: [Submission]) {
+        guard !submissions.isEmpty else { return }
         let refusal: HTTPClientError? = inbox.withLock { inbox in
             if inbox.finished && !inbox.stopRequested {
                 return .connectionFailed("libcurl could not be initialised")
             }
-            // Checked under the lock: a cancellation that came earlier queued an id
-            // the loop has already dropped, so the transfer must not start at all.
+            // Checked under the lock: a cancellation that came earlier queued ids
+            // the loop has already dropped, so the transfers must not start at all.
             if inbox.stopRequested || Task.isCancelled { return .cancelled }
-            inbox.submissions.append(Submission(id: id, request: request, start: start, continuation: continuation))
+            inbox.submissions.append(contentsOf: submissions)
             wakeLocked(&inbox)
             return nil
         }
-        if let refusal { continuation.resume(returning: .failure(refusal)) }
+        if let refusal {
+            for submission in submissions { submission.complete(.failure(refusal)) }
+        }
     }
 
-    func cancel(id: UInt64) {
+    func cancel(ids: Range<UInt64>) {
         inbox.withLock { inbox in
             guard !inbox.finished else { return }
-            inbox.cancellations.append(id)
+            inbox.cancellations.append(contentsOf: ids)
             wakeLocked(&inbox)
         }
     }
@@ -176,7 +183,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 case .failure(let error):
                     failure = error
                 }
-                submission.continuation.resume(returning: .failure(failure))
+                submission.complete(.failure(failure))
                 next = admission.release(host: host)
             }
         }
@@ -186,7 +193,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             idsByHandle[transfer.easy] = nil
             curl_multi_remove_handle(multi, transfer.easy)
             transfer.close()
-            transfer.continuation.resume(returning: result)
+            transfer.complete(result)
             if let next = admission.release(host: transfer.host) { start(next, host: transfer.host) }
         }
 
@@ -208,7 +215,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 if let transfer = transfers[id] {
                     finish(transfer, .failure(.cancelled))
                 } else if let waiting = admission.removeWaiting(id: id) {
-                    waiting.continuation.resume(returning: .failure(.cancelled))
+                    waiting.complete(.failure(.cancelled))
                 }
             }
             if stopRequested { break }
@@ -229,7 +236,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
 
         // Waiting ones first: finishing a running transfer would start the next.
-        for waiting in admission.removeAllWaiting() { waiting.continuation.resume(returning: .failure(.cancelled)) }
+        for waiting in admission.removeAllWaiting() { waiting.complete(.failure(.cancelled)) }
         for transfer in Array(transfers.values) { finish(transfer, .failure(.cancelled)) }
         let (late, waiters) = inbox.withLock { inbox in
             inbox.finished = true
@@ -240,7 +247,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return (inbox.submissions, inbox.stopWaiters)
         }
         curl_multi_cleanup(multi)
-        for submission in late { submission.continuation.resume(returning: .failure(.cancelled)) }
+        for submission in late { submission.complete(.failure(.cancelled)) }
         for waiter in waiters { waiter.resume() }
     }
 }
@@ -249,7 +256,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 private final class CurlTransfer {
     let id: UInt64
     let easy: UnsafeMutableRawPointer
-    let continuation: CurlMultiLoop.Completion
+    let complete: CurlMultiLoop.Completion
     /// The ``HostAdmission`` key whose slot this transfer holds.
     let host: String
     private let start: ContinuousClock.Instant
@@ -264,7 +271,7 @@ private final class CurlTransfer {
     private init(_ submission: CurlMultiLoop.Submission, host: String, easy: UnsafeMutableRawPointer) {
         self.id = submission.id
         self.easy = easy
-        self.continuation = submission.continuation
+        self.complete = submission.complete
         self.host = host
         self.start = submission.start
         self.requestURL = submission.request.url

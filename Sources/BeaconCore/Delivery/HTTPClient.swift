@@ -82,4 +82,34 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
 /// The one door to the network. The daemon only knows this protocol; libcurl sits behind it.
 public protocol HTTPClient: Sendable {
     func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse
+
+    /// Sends every request at once and tells `report` what became of each, by its index in
+    /// `requests`, as soon as it is known and in no set order; returns once all are reported.
+    ///
+    /// `report` may run on any thread, one call at a time or not: keep it short. Cancelling the
+    /// calling task reports the requests still pending as `.cancelled`.
+    func send(
+        _ requests: [HTTPClientRequest],
+        reporting report: @escaping @Sendable (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void
+    ) async
+}
+
+extension HTTPClient {
+    /// One child task per request; a client that can take a batch in one move does better.
+    public func send(
+        _ requests: [HTTPClientRequest],
+        reporting report: @escaping @Sendable (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void
+    ) async {
+        await withDiscardingTaskGroup { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    do throws(HTTPClientError) {
+                        report(index, .success(try await send(request)))
+                    } catch {
+                        report(index, .failure(error))
+                    }
+                }
+            }
+        }
+    }
 }
