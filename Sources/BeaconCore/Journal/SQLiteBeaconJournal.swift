@@ -20,7 +20,6 @@ public final class SQLiteBeaconJournal: BeaconJournal {
     public let path: String
     private let directory: String
     private let database: SQLiteDatabase
-    private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
     /// The row of each unfinished delivery saved through this connection: a delivery changes state
     /// two or three times, and updating its row by id costs about half of finding it by its
@@ -80,7 +79,7 @@ public final class SQLiteBeaconJournal: BeaconJournal {
                 reason: "saving deliveries: the delivery of \(stray.key.url) is keyed to pod \(stray.key.podID) "
                     + "but refers to pod \(stray.reference.podID)")
         }
-        let json = try session.map { session throws(JournalError) in try encoded(session) }
+        let json = session?.jsonBytes()
         guard !deliveries.isEmpty || session != nil else { return }
         // Rows inserted by this transaction are only known once it commits.
         var inserted: [BeaconDelivery.Key: Int64] = [:]
@@ -239,14 +238,6 @@ public final class SQLiteBeaconJournal: BeaconJournal {
 
     private static func describeSave(_ count: Int, withSession: Bool) -> String {
         "saving " + (count == 1 ? "1 delivery" : "\(count) deliveries") + (withSession ? " and the session" : "")
-    }
-
-    private func encoded(_ session: SessionSnapshot) throws(JournalError) -> [UInt8] {
-        do {
-            return Array(try encoder.encode(session))
-        } catch {
-            throw JournalError(reason: "saving the session of \(session.endpoints.mediaUrl): it does not encode: \(error)")
-        }
     }
 
     private func perform<Result>(

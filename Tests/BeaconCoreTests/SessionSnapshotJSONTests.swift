@@ -1,0 +1,94 @@
+@testable import BeaconCore
+import Testing
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The snapshot's own JSON writer against what `Codable` reads back and what JSONEncoder writes.
+@Suite("Session snapshot JSON")
+struct SessionSnapshotJSONTests {
+    static let awkwardTexts = [
+        "", "plain", "quote \" and backslash \\", "slash / stays", "tab\tnewline\ncr\r", "nul \u{0} bell \u{7} unit \u{1F} del \u{7F}",
+        "é ü ß", "日本語", "emoji 🎬👍🏽", "\u{2028}\u{2029}", "https://127.0.0.1:8080/beacon?e=start&x=%20\"1\"",
+    ]
+
+    func decoded(_ bytes: [UInt8]) throws -> SessionSnapshot {
+        try JSONDecoder().decode(SessionSnapshot.self, from: Data(bytes))
+    }
+
+    @Test func everyAwkwardStringAndIntegerReadsBackAsWritten() throws {
+        let integers: [Int64] = [0, 1, -1, 9, 10, -10, 1_675_135_534_076, .max, .min, .max - 1, .min + 1]
+        for (index, text) in Self.awkwardTexts.enumerated() {
+            let event = TrackingEvent(
+                event: TrackingEventType(rawValue: text), startTime: integers[index % integers.count],
+                duration: integers[(index + 3) % integers.count], signalingUrls: [text, text + "2"], reportingState: .failed)
+            let snapshot = SessionSnapshot(
+                endpoints: SessionEndpoints(mediaUrl: text, manifestUrl: text + "m", trackingUrl: text + "t", sessionId: text),
+                adBreaks: [Pod(id: text, startTime: integers[index % integers.count], duration: 0, ads: [
+                    Ad(id: text, startTime: .min, duration: .max, trackingEvents: [event]),
+                ])],
+                dataRange: DataRange(start: .min, end: .max), played: [[.min, .max], []], playhead: integers[(index + 5) % integers.count],
+                savedAt: -1)
+            #expect(try decoded(snapshot.jsonBytes()) == snapshot, "text \(index)")
+        }
+    }
+
+    @Test func randomSnapshotsReadBackAsWrittenAndAsJSONEncoderWrote() throws {
+        var random = SeededRandom(seed: 0x5eed_5a9e)
+        for round in 0..<300 {
+            let snapshot = Self.randomSnapshot(using: &random)
+            let written = snapshot.jsonBytes()
+            #expect(try decoded(written) == snapshot, "round \(round)")
+            #expect(try decoded(written) == decoded(Array(try JSONEncoder().encode(snapshot))), "round \(round)")
+        }
+    }
+
+    @Test func optionalsLeftOutReadBackAsNil() throws {
+        let snapshot = SessionSnapshot(
+            endpoints: SessionEndpoints(mediaUrl: "http://127.0.0.1/live.m3u8", manifestUrl: "m", trackingUrl: "t", sessionId: nil),
+            adBreaks: [], dataRange: nil, played: [], playhead: nil, savedAt: 5)
+        let text = String(decoding: snapshot.jsonBytes(), as: UTF8.self)
+        #expect(
+            text == #"{"endpoints":{"mediaUrl":"http://127.0.0.1/live.m3u8","manifestUrl":"m","trackingUrl":"t","sessionId":null},"#
+                + #""adBreaks":[],"played":[],"savedAt":5}"#)
+        #expect(try decoded(snapshot.jsonBytes()) == snapshot)
+    }
+
+    @Test func commasSeparateMembersAndElementsAtEveryDepth() {
+        var json = JSONBytes()
+        json.object { json in
+            json.member("a") { $0.array([[], [1], [1, 2]] as [[Int64]]) { $0.array($1) { $0.integer($1) } } }
+            json.member("b") { $0.object { _ in } }
+            json.member("c") { $0.array([Int64]()) { $0.integer($1) } }
+            json.member("d") { $0.null() }
+        }
+        #expect(String(decoding: json.bytes, as: UTF8.self) == #"{"a":[[],[1],[1,2]],"b":{},"c":[],"d":null}"#)
+    }
+
+    static func randomSnapshot(using random: inout SeededRandom) -> SessionSnapshot {
+        func text() -> String {
+            Bool.random(using: &random) ? awkwardTexts.randomElement(using: &random)! : "id-\(Int.random(in: 0...999, using: &random))"
+        }
+        func time() -> Milliseconds { Milliseconds.random(in: -5_000...1_700_000_000_000, using: &random) }
+        let states = ReportingState.allCases
+        let pods = (0..<Int.random(in: 0...4, using: &random)).map { _ in
+            Pod(id: text(), startTime: time(), duration: time(), ads: (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                Ad(id: text(), startTime: time(), duration: time(), trackingEvents: (0..<Int.random(in: 0...5, using: &random)).map { _ in
+                    TrackingEvent(
+                        event: TrackingEventType(rawValue: text()), startTime: time(), duration: time(),
+                        signalingUrls: (0..<Int.random(in: 0...3, using: &random)).map { _ in text() },
+                        reportingState: states.randomElement(using: &random)!)
+                })
+            })
+        }
+        return SessionSnapshot(
+            endpoints: SessionEndpoints(
+                mediaUrl: text(), manifestUrl: text(), trackingUrl: text(), sessionId: Bool.random(using: &random) ? text() : nil),
+            adBreaks: pods, dataRange: Bool.random(using: &random) ? DataRange(start: time(), end: time()) : nil,
+            played: (0..<Int.random(in: 0...3, using: &random)).map { _ in [time(), time()] },
+            playhead: Bool.random(using: &random) ? time() : nil, savedAt: time())
+    }
+}
