@@ -84,7 +84,7 @@ def checks(results):
             rows.append((f"{name.replace('Decode and merge', 'Unchanged refresh')}: share of decode, mallocs",
                          f"{share:.3f} %, {unchanged.get('Malloc (total)')}", "< 1 %, ~0",
                          share < 1 and (unchanged.get("Malloc (total)") or 0) <= 1))
-    # A synced commit each: the disk's fsync, not the code, sets these.
+    # A synced commit each: the disk's fsync sets the deliveries' figures; a snapshot's also counts writing its JSON.
     for name, figure in sorted(micro.items()):
         if name.startswith("Journal save"):
             rows.append((f"{name}: median", f"{figure.get('Time (wall clock)')} µs", "-", None))

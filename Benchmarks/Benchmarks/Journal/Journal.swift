@@ -33,6 +33,11 @@ final class JournalSaver {
         journal = try SQLiteBeaconJournal(directory: made)
     }
 
+    /// Saves the session's snapshot, as the daemon does after a metadata change or a played stretch.
+    func saveSnapshot(_ snapshot: SessionSnapshot) throws {
+        try journal?.save([], session: snapshot)
+    }
+
     func saveNext() throws {
         guard let journal else { return }
         let deliveries = (0..<batch).map { _ in
@@ -71,5 +76,22 @@ let benchmarks: @Sendable () -> Void = {
                 setup: { try saver.open() },
                 teardown: { saver.close() })
         }
+    }
+    // One live window's ad breaks with their reporting states: written whole on each change.
+    for events in [100, 1_000] {
+        let saver = JournalSaver(parent: FileManager.default.temporaryDirectory.path, batch: 0)
+        let snapshot = SessionSnapshot(
+            endpoints: SessionEndpoints(
+                mediaUrl: "http://127.0.0.1:4647/live.m3u8?sessid=benchmark", manifestUrl: "http://127.0.0.1:4647/session.m3u8",
+                trackingUrl: "http://127.0.0.1:4647/metadata?sessid=benchmark", sessionId: "benchmark"),
+            adBreaks: SyntheticSchedule.document(events: events).pods, dataRange: nil, played: [[SyntheticSchedule.start, SyntheticSchedule.start + 600_000]],
+            playhead: SyntheticSchedule.start + 600_000, savedAt: SyntheticSchedule.start)
+        Benchmark(
+            "Journal save of the session snapshot, \(events) tracking events, temporary directory",
+            closure: { benchmark in
+                for _ in benchmark.scaledIterations { try saver.saveSnapshot(snapshot) }
+            },
+            setup: { try saver.open() },
+            teardown: { saver.close() })
     }
 }
