@@ -86,8 +86,8 @@ public protocol HTTPClient: Sendable {
     /// Sends every request at once and tells `report` what became of each, by its index in
     /// `requests`, as soon as it is known and in no set order; returns once all are reported.
     ///
-    /// `report` may run on any thread, one call at a time or not: keep it short. Cancelling the
-    /// calling task reports the requests still pending as `.cancelled`.
+    /// `report` may be called from any thread, and calls may overlap: keep it short and thread-safe.
+    /// Cancelling the calling task reports the requests still pending as `.cancelled`.
     func send(
         _ requests: [HTTPClientRequest],
         reporting report: @escaping @Sendable (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void
