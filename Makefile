@@ -92,7 +92,7 @@ check-binary: release
 # Every benchmark of BENCHMARKS.md against the release binary; writes bench/results.json.
 # BENCH_OPTIONS="--idle-seconds 30 --speed 120" shortens the footprint runs.
 bench: release
-	@scripts/install-system-packages.sh python3 wrk
+	@scripts/install-system-packages.sh python3 wrk curl
 	python3 scripts/bench/run_all.py $(BENCH_OPTIONS)
 
 # One fuzz target, lines (stdin and control socket input) or metadata, for FUZZ_SECONDS: coverage-

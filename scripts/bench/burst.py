@@ -4,16 +4,25 @@
 The player first plays 13 s of program time with no ad known; then a late metadata refresh brings
 100 ads of 10 events in that played stretch, so all of them are due the moment it is applied. The
 figure is the time from serving that refresh to the last beacon arriving, with the TCP connections
-the sink saw. wrk then loads the same sink with as many connections, in the same run, for
-comparison. Usage: burst.py [--beacons N] [--hosts 1 20] [--binary PATH]
+the sink saw and the daemon's CPU time over the burst (all threads, until it answers a status
+request after the last arrival). For comparison, in the same run and on the same sink with as
+many connections: wrk, a load generator, and the curl tool sending the same 1 000 URLs with
+--parallel, which is libcurl's multi interface, the library beaconctl sends with, with nothing
+kept on disk. With --runs N each burst is run N times and the run with the median time is kept,
+with every run's time and CPU.
+Usage: burst.py [--beacons N] [--hosts 1 20] [--runs N] [--binary PATH]
 """
 import argparse
 import asyncio
 import json
+import os
 import re
 import shutil
+import statistics
+import tempfile
+import time
 
-from benchlib import PLAYBACK_TYPES, PROGRAM_START, Daemon, Sink, binary_path, document, emit, log
+from benchlib import PLAYBACK_TYPES, PROGRAM_START, Daemon, Sink, binary_path, cpu_milliseconds, document, emit, log
 
 
 async def burst(binary, beacons, host_count):
@@ -43,12 +52,14 @@ async def burst(binary, beacons, host_count):
                 events.append((PLAYBACK_TYPES[slot], ad_start + 200 * slot, 0, [url]))
             ads.append((f"ad-{ad}", ad_start, 30_000, events))
         sink.reset_counts()
+        cpu_before = cpu_milliseconds(daemon.process.pid)
         served_before = len(service.metadata_served)
         service.metadata = document([("late-pod", start, ads)], (start - 60_000, start + 40_000))
         delivered = await sink.wait_for_requests(beacons, timeout=30)
         served = service.metadata_served[served_before]
         arrivals = sorted(sink.arrivals.values())
         status = await daemon.status()
+        cpu = cpu_milliseconds(daemon.process.pid) - cpu_before
     await service.close()
     connections = dict(sink.connections)
     result = {
@@ -60,15 +71,49 @@ async def burst(binary, beacons, host_count):
         "connections": sum(connections.values()),
         "max_connections_per_host": max(connections.values()) if connections else 0,
         "beaconsFailed": status["counters"]["beaconsFailed"],
+        "daemon_cpu_ms": round(cpu, 1),
     }
     result["wrk"] = await wrk(sink, max(result["connections"], 1), beacons)
     if result["all_ms"] and result["wrk"]:
         result["ratio_to_wrk"] = round(result["all_ms"] / result["wrk"]["ms_for_burst"], 2)
+    result["curl_tool"] = await curl_tool(sink, hosts, max(result["connections"], 1), beacons)
+    if result["all_ms"] and result["curl_tool"]:
+        result["ratio_to_curl_tool"] = round(result["all_ms"] / result["curl_tool"]["ms_for_burst"], 2)
     await sink.close()
     log(f"burst of {beacons} to {host_count} host(s): first {result['first_ms']} ms, all {result['all_ms']} ms, "
-        f"{result['connections']} connections (at most {result['max_connections_per_host']} per host); "
-        f"wrk: {result['wrk']}")
+        f"{result['connections']} connections (at most {result['max_connections_per_host']} per host), "
+        f"daemon CPU {result['daemon_cpu_ms']} ms; "
+        f"wrk: {result['wrk']}; curl tool: {result['curl_tool']}")
     return result
+
+
+async def curl_tool(sink, hosts, connections, beacons):
+    """The curl tool sending `beacons` URLs over at most `connections` at once, spread over the hosts
+    as the burst's are: libcurl on its own. Its start-up, timed with one URL, is taken off."""
+    if not shutil.which("curl"):
+        log("curl not installed: no comparison (make bench installs it)")
+        return None
+    with tempfile.TemporaryDirectory() as directory:
+        def config(name, count):
+            path = os.path.join(directory, name)
+            with open(path, "w") as file:
+                for number in range(count):
+                    file.write(f'url = "{sink.url(f"/curl?n={number}", hosts[number % len(hosts)])}"\noutput = "/dev/null"\n')
+            return path
+
+        async def timed(path):
+            started = time.perf_counter()
+            process = await asyncio.create_subprocess_exec(
+                "curl", "--silent", "--parallel", "--parallel-immediate", "--parallel-max", str(connections), "--config", path,
+                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+            await asyncio.wait_for(process.wait(), 60)
+            return (time.perf_counter() - started) * 1000
+
+        one, all_urls = config("one", 1), config("all", beacons)
+        start_up = statistics.median([await timed(one) for _ in range(3)])
+        sink.reset_counts()
+        whole = await timed(all_urls)
+    return {"connections": sum(sink.connections.values()), "ms_for_burst": round(whole - start_up, 2), "start_up_ms": round(start_up, 2)}
 
 
 async def wrk(sink, connections, beacons):
@@ -88,17 +133,29 @@ async def wrk(sink, connections, beacons):
     return {"connections": connections, "requests_per_s": round(rate), "ms_for_burst": round(beacons / rate * 1000, 2)}
 
 
-async def measure(binary, beacons, host_counts):
-    return [await burst(binary, beacons, hosts) for hosts in host_counts]
+async def median_burst(binary, beacons, hosts, runs):
+    results = [await burst(binary, beacons, hosts) for _ in range(runs)]
+    if runs == 1:
+        return results[0]
+    timed = sorted((result for result in results if result["all_ms"] is not None), key=lambda result: result["all_ms"])
+    chosen = dict(timed[len(timed) // 2] if timed else results[0])
+    chosen["runs"] = [{"all_ms": result["all_ms"], "daemon_cpu_ms": result["daemon_cpu_ms"]} for result in results]
+    chosen["daemon_cpu_ms_median"] = sorted(result["daemon_cpu_ms"] for result in results)[runs // 2]
+    return chosen
+
+
+async def measure(binary, beacons, host_counts, runs):
+    return [await median_burst(binary, beacons, hosts, runs) for hosts in host_counts]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--beacons", type=int, default=1000)
     parser.add_argument("--hosts", type=int, nargs="+", default=[1, 20])
+    parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--binary")
     options = parser.parse_args()
-    emit(asyncio.run(measure(binary_path(options.binary), options.beacons, options.hosts)))
+    emit(asyncio.run(measure(binary_path(options.binary), options.beacons, options.hosts, max(options.runs, 1))))
 
 
 if __name__ == "__main__":

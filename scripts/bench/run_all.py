@@ -94,14 +94,20 @@ def checks(results):
                      latency["p50_ms"] < 2 and latency["p99_ms"] < 10))
     for burst in results.get("burst", []):
         ratio = burst.get("ratio_to_wrk")
-        rows.append((f"Burst of {burst['beacons']} to {burst['hosts']} host(s): all delivered, connections",
-                     f"{burst['all_ms']} ms, {burst['connections']} (max {burst['max_connections_per_host']}/host)",
+        runs = f"median of {len(burst['runs'])}, " if burst.get("runs") else ""
+        cpu = burst.get("daemon_cpu_ms_median", burst.get("daemon_cpu_ms"))
+        rows.append((f"Burst of {burst['beacons']} to {burst['hosts']} host(s): all delivered, connections, daemon CPU",
+                     f"{burst['all_ms']} ms ({runs}CPU {cpu} ms), {burst['connections']} (max {burst['max_connections_per_host']}/host)",
                      "< 1000 ms, <= 6/host", burst["all_ms"] is not None and burst["all_ms"] < 1000
                      and burst["max_connections_per_host"] <= 6))
         wrk = burst.get("wrk") or {}
         rows.append((f"Burst to {burst['hosts']} host(s) against wrk on the same sink",
                      f"{ratio}x ({wrk.get('ms_for_burst')} ms at {wrk.get('requests_per_s')} req/s)", "<= 3x",
                      ratio is not None and ratio <= 3))
+        curl = burst.get("curl_tool") or {}
+        if curl:
+            rows.append((f"Burst to {burst['hosts']} host(s) against the curl tool (libcurl alone) on the same sink",
+                         f"{burst.get('ratio_to_curl_tool')}x ({curl.get('ms_for_burst')} ms)", "-", None))
     footprint = results.get("footprint")
     if footprint:
         idle, play = footprint["idle"], footprint["play"]
@@ -151,7 +157,8 @@ def main():
         results["micro"] = micro_benchmarks()
     results["binary"] = script("binary.py")
     results["tick_to_beacon"] = script("tick_to_beacon.py")
-    results["burst"] = script("burst.py")
+    # The burst is a tenth of a second on a shared machine: the median of 5 runs.
+    results["burst"] = script("burst.py", "--runs", "5")
     results["footprint"] = script("footprint.py", "--idle-seconds", options.idle_seconds, "--speed", options.speed)
     rows = checks(results)
     results["targets"] = [{"figure": figure, "measured": value, "target": target, "met": met}
