@@ -1,4 +1,4 @@
-// All libcurl interop and every unsafe pointer of BeaconCore live in this file.
+// All libcurl interop lives in this file, and none of libcurl's pointers leaves it.
 internal import CCurl
 import Synchronization
 

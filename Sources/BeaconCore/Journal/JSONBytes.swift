@@ -25,7 +25,7 @@ struct JSONBytes {
     mutating func member(_ name: StaticString, _ value: (inout JSONBytes) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
         // The value is not an element of its own: no comma before it.
         atFirstValue = true
