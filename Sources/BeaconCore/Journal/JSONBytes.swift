@@ -10,10 +10,6 @@ struct JSONBytes {
     /// No value written yet in the innermost open object or array: no comma before the next.
     private var atFirstValue = true
 
-    init(capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
-    }
-
     /// An object whose members `members` writes with ``member(_:_:)``.
     mutating func object(_ members: (inout JSONBytes) -> Void) {
         open(UInt8(ascii: "{"))

@@ -2,8 +2,7 @@ extension SessionSnapshot {
     /// The snapshot as the JSON its `Codable` conformance reads back, written directly: with
     /// JSONEncoder, a snapshot of 1 000 tracking events took milliseconds on every metadata change.
     func jsonBytes() -> [UInt8] {
-        let events = adBreaks.reduce(0) { $0 + $1.ads.reduce(0) { $0 + $1.trackingEvents.count } }
-        var json = JSONBytes(capacity: 512 + 256 * events)
+        var json = JSONBytes()
         json.object { json in
             json.member("endpoints") { $0.write(endpoints) }
             json.member("adBreaks") { $0.array(adBreaks) { $0.write($1) } }
