@@ -6,7 +6,7 @@ import Foundation
 
 /// Where a target's seeds and dictionary live in the package, for the test suite, `make fuzz`
 /// and libFuzzer alike: the hand-written edge cases of `Fuzz/seeds/<target>/`, the samples the
-/// project ships, the captured metadata of `../shared/fixtures` when it is there, and
+/// project ships, the metadata documents anywhere below `../shared/fixtures` when it is there, and
 /// `Fuzz/<target>.dict`.
 public enum FuzzCorpus {
     /// Every seed of `target`, in a fixed order (a seed replays only over the same corpus).
@@ -19,7 +19,7 @@ public enum FuzzCorpus {
             }
         case .metadata:
             seeds.append(try seed(at: "\(packageRoot)/samples/metadata.json", named: "samples/metadata.json"))
-            seeds += try files(in: "\(packageRoot)/../shared/fixtures", required: false)
+            seeds += try jsonFiles(under: "\(packageRoot)/../shared/fixtures")
         }
         return seeds
     }
@@ -46,6 +46,14 @@ public enum FuzzCorpus {
         return try names.filter { !$0.hasPrefix(".") }.sorted().map { name throws(FuzzSetupError) in
             try seed(at: "\(directory)/\(name)", named: name)
         }
+    }
+
+    /// The JSON files anywhere below `directory` (captures and documents published by others sit in
+    /// subfolders), sorted by their path in it; none when it is missing.
+    private static func jsonFiles(under directory: String) throws(FuzzSetupError) -> [FuzzSeed] {
+        guard let paths = try? FileManager.default.subpathsOfDirectory(atPath: directory) else { return [] }
+        return try paths.filter { $0.hasSuffix(".json") && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }.sorted()
+            .map { path throws(FuzzSetupError) in try seed(at: "\(directory)/\(path)", named: path) }
     }
 
     private static func seed(at path: String, named name: String) throws(FuzzSetupError) -> FuzzSeed {
