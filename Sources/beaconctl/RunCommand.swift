@@ -73,6 +73,18 @@ struct RunCommand: AsyncParsableCommand {
                 "debug logging is on, not for production: it logs every beacon URL log-level=\(settings.logLevel) debug-tracking=\(settings.debugTracking)")
         }
         let configuration = settings.daemonConfiguration(version: Beaconctl.version)
+        let stateDirectory = settings.stateDir
+        // One daemon per state directory, before anything is started or bound. A directory that
+        // cannot be locked yet (unwritable) is the journal's to report and retry: it locks first.
+        let lock = StateDirectoryLock(directory: stateDirectory)
+        do throws(StateDirectoryLockError) {
+            try lock.acquire()
+        } catch {
+            if case .held = error.kind {
+                StandardOutput.writeError("\(style == .journald ? "<3>" : "")beaconctl: \(error); exiting")
+                throw ExitCode(StateDirectoryLock.exitStatus)
+            }
+        }
 
         let client = CurlHTTPClient(configuration: settings.httpClientConfiguration(userAgent: "beaconctl/\(Beaconctl.version)"))
         let notifier = NotifySocket(environment: environment).map { notifySocket in
@@ -82,10 +94,14 @@ struct RunCommand: AsyncParsableCommand {
                 clock: ContinuousClock())
         }
         let metricsEndpoint = MetricsOption.makeEndpoint(for: settings.metricsAddress)
-        let stateDirectory = settings.stateDir
         startup.info("journal of beacon deliveries and sessions directory=\(stateDirectory)")
+        let maxAge = configuration.beaconMaxAge.milliseconds
         let daemon = BeaconDaemon(
-            configuration: configuration, client: client, journal: { () throws(JournalError) in try SQLiteBeaconJournal(directory: stateDirectory) },
+            configuration: configuration, client: client,
+            journal: { () throws(JournalError) in
+                do throws(StateDirectoryLockError) { try lock.acquire() } catch { throw JournalError(reason: error.description) }
+                return try SQLiteBeaconJournal(directory: stateDirectory, beaconMaxAge: maxAge)
+            },
             logger: logger, announce: StandardOutput.writeLine,
             notify: { notification in
                 notifier?.observe(notification)

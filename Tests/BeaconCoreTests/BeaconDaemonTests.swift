@@ -58,12 +58,13 @@ import Testing
     /// Runs a daemon on `client` (and `journal`) while `body` runs, then stops it and waits for `run()` to end.
     func withDaemon(
         _ configuration: DaemonConfiguration = configuration(), client: ScriptedHTTPClient, journal: InMemoryJournal? = nil,
-        observed: Observed = Observed(), _ body: @Sendable (BeaconDaemon) async throws -> Void
+        observed: Observed = Observed(), time: TimeSource = .system, _ body: @Sendable (BeaconDaemon) async throws -> Void
     ) async throws {
         var opener: (@Sendable () throws(JournalError) -> any BeaconJournal)?
         if let journal { opener = { journal } }
         let daemon = BeaconDaemon(
-            configuration: configuration, client: client, journal: opener, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+            configuration: configuration, client: client, journal: opener, time: time,
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
             notify: { observed.record($0) })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await daemon.run() }
@@ -213,7 +214,7 @@ import Testing
     }
 
     @Test func unfinishedDeliveriesInTheJournalAreDeliveredOnceRunStarts() async throws {
-        let now = WallClock.now()
+        let now = BootClock.now()
         func restored(_ url: String, state: BeaconDelivery.State, attempts: Int) -> BeaconDelivery {
             let key = BeaconDelivery.Key(sessionID: "old", podID: "p0", adID: "a0", event: .start, eventStart: 5, url: url, occurrence: 0)
             return BeaconDelivery(

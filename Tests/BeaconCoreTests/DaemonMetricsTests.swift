@@ -126,7 +126,7 @@ import Testing
                 BeaconDelivery(
                     key: BeaconDelivery.Key(
                         sessionID: "s", podID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/\(state)", occurrence: 0),
-                    reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), state: state, dueAt: 0))
+                    reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), state: state, dueAt: 0), wallOffset: 0)
         }
         metrics.observe(report, now: now)
 

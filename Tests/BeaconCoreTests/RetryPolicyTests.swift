@@ -15,11 +15,12 @@ import Testing
     }
 
     func verdict(
-        _ outcome: BeaconSender.Result.Outcome, retryAfter: String? = nil, attempts: Int = 1, now: Milliseconds? = nil, seed: UInt64 = 1
+        _ outcome: BeaconSender.Result.Outcome, retryAfter: String? = nil, attempts: Int = 1, now: Milliseconds? = nil,
+        wallNow: Milliseconds? = nil, seed: UInt64 = 1
     ) -> RetryPolicy.Verdict {
         var random = SeededRandom(seed: seed)
         let result = BeaconSender.Result(url: url, outcome: outcome, latencyMilliseconds: 5, retryAfter: retryAfter)
-        return policy.verdict(on: result, of: delivery(attempts: attempts), now: now ?? dueAt + 100, using: &random)
+        return policy.verdict(on: result, of: delivery(attempts: attempts), now: now ?? dueAt + 100, wallNow: wallNow ?? now ?? dueAt + 100, using: &random)
     }
 
     /// The wait after `now` of a retry verdict, nil for any other verdict.
@@ -121,6 +122,28 @@ import Testing
         }
     }
 
+    @Test func aRetryAfterDateIsAWaitAgainstTheWallClockCountedFromTheMonotonicNow() {
+        // Wed, 21 Oct 2015 07:28:00 GMT, a minute after the wall clock; `now` is an instant of
+        // the monotonic clock, unrelated to any date.
+        let date = "Wed, 21 Oct 2015 07:28:00 GMT"
+        let wallNow: Milliseconds = 1_445_412_480_000 - 60_000
+        let now = dueAt + 100
+        #expect(wait(of: verdict(.answered(status: 503), retryAfter: date, now: now, wallNow: wallNow), now: now) == 60_000)
+        // The wall clock an hour ahead: the date is past, only the backoff is left.
+        let stepped = verdict(.answered(status: 503), retryAfter: date, now: now, wallNow: wallNow + 3_600_000)
+        #expect(stepped == verdict(.answered(status: 503), now: now))
+    }
+
+    @Test func theWallClockChangesNoRetryTimeAndNoDeadline() {
+        for step: Milliseconds in [-3_600_000, 3_600_000] {
+            for now in [dueAt + 100, dueAt + 15 * 60_000 - 1, dueAt + 15 * 60_000] {
+                for outcome: BeaconSender.Result.Outcome in [.answered(status: 503), .failed(.timedOut)] {
+                    #expect(verdict(outcome, retryAfter: "5", now: now, wallNow: now + step) == verdict(outcome, retryAfter: "5", now: now))
+                }
+            }
+        }
+    }
+
     @Test func aRetryAfterIsALowerBoundOnTheWaitButNotPastTheDeadline() {
         // Far above the first retry's backoff ceiling of 1 s: the wait is the Retry-After.
         let now = dueAt + 100
@@ -191,7 +214,7 @@ import Testing
         let result = BeaconSender.Result(url: url, outcome: .answered(status: 503), latencyMilliseconds: 5)
         let now = deadline - 100
         let inFlight = try #require(queue.deliveries[delivery().key])
-        let verdict = policy.verdict(on: result, of: inFlight, now: now, using: &random)
+        let verdict = policy.verdict(on: result, of: inFlight, now: now, wallNow: now, using: &random)
         #expect(verdict == .retry(at: deadline, reason: "HTTP 503"))
         _ = queue.finish(delivery().key, verdict: verdict, result: result, now: now)
 

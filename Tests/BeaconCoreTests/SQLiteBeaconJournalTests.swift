@@ -328,9 +328,10 @@ import Testing
     @Test func aJournalOfANewerSchemaIsRefused() async throws {
         try await withTemporaryDirectory { root in
             let path = try SQLiteBeaconJournal(directory: root).path
-            try SQLiteDatabase(path: path, create: false).execute("PRAGMA user_version = 2")
+            let newer = JournalSchema.version + 1
+            try SQLiteDatabase(path: path, create: false).execute("PRAGMA user_version = \(newer)")
             let error = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: root) }
-            #expect(error.reason.contains("schema version 2"), "\(error)")
+            #expect(error.reason.contains("schema version \(newer)"), "\(error)")
             #expect(error.reason.contains("newer release"), "\(error)")
         }
     }

@@ -7,6 +7,8 @@ import Synchronization
 final class ScriptedHTTPClient: HTTPClient {
     enum Answer: Sendable {
         case status(Int)
+        /// This status with a `Retry-After` header.
+        case retryAfter(Int, String)
         case body([UInt8])
         case error(HTTPClientError)
         /// This status once `release()` was called.
@@ -40,6 +42,8 @@ final class ScriptedHTTPClient: HTTPClient {
         switch answer {
         case .status(let status):
             return HTTPClientResponse(status: status, finalURL: request.url, body: [], latencyMilliseconds: 1)
+        case .retryAfter(let status, let value):
+            return HTTPClientResponse(status: status, finalURL: request.url, body: [], latencyMilliseconds: 1, retryAfter: value)
         case .body(let body):
             return HTTPClientResponse(status: 200, finalURL: request.url, body: body, latencyMilliseconds: 1)
         case .error(let error):

@@ -33,7 +33,7 @@ import Testing
                 BeaconDelivery(
                     key: BeaconDelivery.Key(
                         sessionID: "s", podID: "p", adID: "a1", event: .start, eventStart: Fixture.t0, url: url, occurrence: 0),
-                    reference: EventReference(podID: "p", adIndex: 0, eventIndex: 0), state: state, attempts: attempts, dueAt: Fixture.t0))
+                    reference: EventReference(podID: "p", adIndex: 0, eventIndex: 0), state: state, attempts: attempts, dueAt: Fixture.t0), wallOffset: 0)
         }
         var playing = report("playing", playhead: Fixture.t0)
         playing.deliveries = [

@@ -24,7 +24,7 @@ import Testing
             version: "1.2.3", state: "playing", session: Self.session, playhead: Fixture.t0 + 1000,
             dataRange: DataRange(start: Fixture.t0 - 60_000, end: Fixture.t0 + 30_000), adBreaks: [pod], counters: counters,
             lastError: "metadata: not valid JSON", metadataFailures: 2, nextMetadataAt: Fixture.t0 + 4_000,
-            deliveries: [StatusReport.Delivery(Self.retrying)], journal: StatusReport.Journal(state: .unavailable, error: "disk full"))
+            deliveries: [StatusReport.Delivery(Self.retrying, wallOffset: 0)], journal: StatusReport.Journal(state: .unavailable, error: "disk full"))
     }
 
     func object(_ line: String) throws -> [String: Any] {

@@ -55,7 +55,7 @@ import Testing
                 key: BeaconDelivery.Key(
                     sessionID: "s", podID: "p1", adID: "p1", event: type, eventStart: Fixture.t0, url: Fixture.url(ad: "p1", type), occurrence: 0),
                 reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), state: state, attempts: attempts, lastStatus: status,
-                lastError: error, dueAt: Fixture.t0, nextAttemptAt: Fixture.t0 + 2_000))
+                lastError: error, dueAt: Fixture.t0, nextAttemptAt: Fixture.t0 + 2_000), wallOffset: 0)
     }
 
     func render(deliveries: [StatusReport.Delivery], journal: StatusReport.Journal, journalErrors: Int = 0) -> [String] {

@@ -84,7 +84,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
         /// When the next request leaves, while due (wall clock).
         public var nextAttemptAt: Milliseconds?
 
-        public init(_ delivery: BeaconDelivery) {
+        /// `wallOffset` turns the delivery's monotonic instants into wall-clock times (``TimeSource/wallOffset()``).
+        public init(_ delivery: BeaconDelivery, wallOffset: Milliseconds) {
             podId = delivery.key.podID
             adId = delivery.key.adID
             event = delivery.key.event
@@ -93,8 +94,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
             attempts = delivery.attempts
             lastStatus = delivery.lastStatus
             lastError = delivery.lastError
-            dueAt = delivery.dueAt
-            nextAttemptAt = delivery.state == .due ? delivery.nextAttemptAt : nil
+            dueAt = delivery.dueAt + wallOffset
+            nextAttemptAt = delivery.state == .due ? delivery.nextAttemptAt + wallOffset : nil
         }
     }
 

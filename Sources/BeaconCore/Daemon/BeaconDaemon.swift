@@ -15,8 +15,9 @@ public actor BeaconDaemon: Service {
     private let configuration: DaemonConfiguration
     private let client: any HTTPClient
     private let sender: BeaconSender
+    /// What every wait sleeps on: `ContinuousClock`, the clock of `time`'s instants.
     private let clock: any Clock<Duration>
-    private let now: @Sendable () -> Milliseconds
+    private let time: TimeSource
     private let announce: @Sendable (String) -> Void
     private let notify: @Sendable (DaemonNotification) -> Void
     private let logs: Logs
@@ -81,6 +82,7 @@ public actor BeaconDaemon: Service {
     /// Set when the drain timeout passed: nothing more is requested.
     private var drainTimedOut = false
     /// The occurrence of the last repeatable firing, so two in the same millisecond stay two deliveries.
+    /// On the wall clock: it names the firing in the journal, across boots, and schedules nothing.
     private var lastOccurrence: Milliseconds = 0
     /// Every beacon delivery: due, in flight, and finished ones until retention prunes them.
     private var queue: DeliveryQueue
@@ -107,6 +109,7 @@ public actor BeaconDaemon: Service {
     /// - Parameters:
     ///   - journal: opens the durable journal of deliveries and sessions; without it the daemon
     ///     keeps everything in memory.
+    ///   - time: the monotonic instant every schedule is counted on, and the wall clock for what is shown.
     ///   - announce: receives the session's JSON line when a session is ready (stdout in `run`).
     ///   - notify: receives what the daemon did, as it happens.
     public init(
@@ -114,7 +117,7 @@ public actor BeaconDaemon: Service {
         client: any HTTPClient,
         journal: (@Sendable () throws(JournalError) -> any BeaconJournal)? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
-        now: @escaping @Sendable () -> Milliseconds = WallClock.now,
+        time: TimeSource = .system,
         logger: Logger,
         announce: @escaping @Sendable (String) -> Void = { _ in },
         notify: @escaping @Sendable (DaemonNotification) -> Void = { _ in }
@@ -123,12 +126,12 @@ public actor BeaconDaemon: Service {
         self.client = client
         self.sender = BeaconSender(client: client, quiet: configuration.quiet)
         self.clock = clock
-        self.now = now
+        self.time = time
         self.queue = DeliveryQueue(perHostLimit: configuration.maxInFlightPerHost, totalLimit: configuration.maxInFlight)
         self.retryPolicy = RetryPolicy(backoff: configuration.retryBackoff, maxAge: configuration.beaconMaxAge.milliseconds)
         self.journal = JournalAccess(opener: journal)
         self.announce = announce
-        let events = EventJournal(now: now)
+        let events = EventJournal(now: { time.wallNow() })
         self.events = events
         self.notify = { notification in
             events.record(notification)
@@ -150,6 +153,9 @@ public actor BeaconDaemon: Service {
         (stopRequests, stopInput) = AsyncStream.makeStream()
         wantedSession = configuration.mediaURL.map { ($0, 0) }
     }
+
+    /// The monotonic instant now: what every schedule is counted on.
+    private func now() -> Milliseconds { time.now() }
 
     // MARK: Running
 
@@ -423,13 +429,13 @@ public actor BeaconDaemon: Service {
         guard sessionGeneration == generation, session != nil else { return configuration.metadataInterval.milliseconds }
         guard response.isSuccess else {
             // A busy service may say when to come back; only these statuses carry that meaning.
-            let requested = [429, 503].contains(response.status) ? response.retryAfter.flatMap { RetryAfter.delay($0, now: now()) } : nil
+            let requested = [429, 503].contains(response.status) ? response.retryAfter.flatMap { RetryAfter.delay($0, now: time.wallNow()) } : nil
             let asked = requested.map { " (Retry-After \(UTCTime.formatSpan($0)))" } ?? ""
             return metadataFailed("HTTP \(response.status)\(asked)", requestedWait: requested)
         }
         // Most refreshes repeat the last body: comparing bytes is far cheaper than decoding.
         if MetadataBody.repeats(response.body, last: session?.lastMetadataBody) {
-            lastMetadataAt = now()
+            lastMetadataAt = time.wallNow()
             logs.metadata.debug("metadata unchanged bytes=\(response.body.count)")
             notify(.metadataUnchanged(bytes: response.body.count))
             return metadataSucceeded()
@@ -440,7 +446,7 @@ public actor BeaconDaemon: Service {
         } catch {
             return metadataFailed("rejected: \(error.reason)")
         }
-        lastMetadataAt = now()
+        lastMetadataAt = time.wallNow()
         var known = Set(session?.tracking.schedule.pods.map(\.id) ?? [])
         let discovered = document.pods.map(\.id).filter { known.insert($0).inserted }
         // Mutated in place: a copy would share, then duplicate, the whole schedule.
@@ -514,7 +520,7 @@ public actor BeaconDaemon: Service {
         case .playhead(let tick):
             counters.ticks += 1
             let arrivalTime = now()
-            lastTickAt = arrivalTime
+            lastTickAt = time.wallNow()
             guard let firings = session?.tracking.observe(tick, arrivalTime: arrivalTime) else { return nil }
             session?.snapshotDirty = true
             dispatch(firings)
@@ -581,7 +587,7 @@ public actor BeaconDaemon: Service {
             // An event that fires once is one delivery per URL for good; a repeatable one is a new one each time.
             var occurrence: Milliseconds = 0
             if firing.event.trigger != .playback {
-                lastOccurrence = max(time, lastOccurrence + 1)
+                lastOccurrence = max(self.time.wallNow(), lastOccurrence + 1)
                 occurrence = lastOccurrence
             }
             for url in firing.signalingUrls {
@@ -662,7 +668,7 @@ public actor BeaconDaemon: Service {
             if case .failed(.cancelled) = result.outcome {
                 updated = queue.interrupt(key, now: time)
             } else if let current = queue.deliveries[key] {
-                let verdict = retryPolicy.verdict(on: result, of: current, now: time, using: &random)
+                let verdict = retryPolicy.verdict(on: result, of: current, now: time, wallNow: self.time.wallNow(), using: &random)
                 updated = queue.finish(key, verdict: verdict, result: result, now: time)
             } else {
                 updated = nil
@@ -838,6 +844,8 @@ public actor BeaconDaemon: Service {
 
     /// Everything the daemon knows and did, as `status` shows it.
     public func statusReport() -> StatusReport {
+        // Schedules are monotonic instants; status shows them on the wall clock as it reads now.
+        let wallOffset = time.wallOffset()
         let state: String
         if let session {
             state = session.tracking.judge.state.rawValue
@@ -852,18 +860,19 @@ public actor BeaconDaemon: Service {
             version: configuration.version, state: state, session: session?.endpoints,
             playhead: session?.tracking.judge.lastPlayhead, lastTickAt: lastTickAt, lastMetadataAt: lastMetadataAt, dataRange: session?.tracking.dataRange,
             adBreaks: session?.tracking.schedule.pods ?? [], counters: counters, lastError: sessionError ?? lastError,
-            metadataFailures: session?.metadataSchedule.consecutiveFailures ?? 0, nextMetadataAt: session?.nextMetadataAt,
-            initFailures: initRetries.schedule.consecutiveFailures, nextInitAt: initRetries.nextAttemptAt,
-            deliveries: deliveryReport(), journal: journalReport())
+            metadataFailures: session?.metadataSchedule.consecutiveFailures ?? 0,
+            nextMetadataAt: session?.nextMetadataAt.map { $0 + wallOffset }, initFailures: initRetries.schedule.consecutiveFailures,
+            nextInitAt: initRetries.nextAttemptAt.map { $0 + wallOffset }, deliveries: deliveryReport(wallOffset: wallOffset),
+            journal: journalReport())
     }
 
     /// Unfinished deliveries of any session, and the finished ones of the session being played.
-    private func deliveryReport() -> [StatusReport.Delivery] {
+    private func deliveryReport(wallOffset: Milliseconds) -> [StatusReport.Delivery] {
         let sessionKey = session?.endpoints.journalKey
         return queue.deliveries.values
             .filter { !$0.state.isFinished || $0.key.sessionID == sessionKey }
             .sorted { ($0.dueAt, $0.key.podID, $0.key.url) < ($1.dueAt, $1.key.podID, $1.key.url) }
-            .map(StatusReport.Delivery.init)
+            .map { StatusReport.Delivery($0, wallOffset: wallOffset) }
     }
 
     private func journalReport() -> StatusReport.Journal {

@@ -52,11 +52,12 @@ public struct BeaconDelivery: Sendable, Equatable, Codable {
     public var lastStatus: Int?
     /// Why the last attempt did not deliver, or why the delivery was given up.
     public var lastError: String?
-    /// When the tracking event became due (wall clock): retries give up `beacon-max-age` after it.
+    /// When the tracking event became due (an instant of the monotonic clock, as every time here):
+    /// retries give up `beacon-max-age` after it.
     public var dueAt: Milliseconds
-    /// The earliest time of the next request (wall clock).
+    /// The earliest time of the next request.
     public var nextAttemptAt: Milliseconds
-    /// When the state last changed (wall clock); retention counts from here.
+    /// When the state last changed; retention counts from here.
     public var updatedAt: Milliseconds
     /// Whether a request was on the wire when the daemon stopped: the next one may repeat a
     /// request the server already received (the one duplicate that cannot be ruled out).

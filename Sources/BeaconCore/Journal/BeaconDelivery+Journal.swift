@@ -1,13 +1,14 @@
 /// How a delivery is stored as a row of the journal's `deliveries` table.
 ///
-/// The reference's pod is the key's: the row keeps one `pod_id`.
+/// The reference's pod is the key's: the row keeps one `pod_id`. Its times are instants of the
+/// journal's boot, with the wall-clock times a later boot estimates them from.
 extension BeaconDelivery {
     /// The columns, in the order `bind(to:)` numbers its parameters and `init(journalRow:)` reads.
     static let journalColumns = JournalSchema.deliveryKey
-        + ", ad_index, event_index, state, attempts, last_status, last_error, due_at, next_attempt_at, updated_at, resend"
+        + ", ad_index, event_index, state, attempts, last_status, last_error, due_at, next_attempt_at, updated_at, resend, due_wall_at, updated_wall_at"
 
-    /// Binds every field as parameters 1 to 17, in the order of `journalColumns`.
-    func bind(to statement: SQLiteStatement) throws(SQLiteError) {
+    /// Binds every field as parameters 1 to 19, in the order of `journalColumns`, its times as read on `clock`.
+    func bind(to statement: SQLiteStatement, clock: JournalClock) throws(SQLiteError) {
         try statement.bind(key.sessionID, at: 1)
         try statement.bind(key.podID, at: 2)
         try statement.bind(key.adID, at: 3)
@@ -15,14 +16,14 @@ extension BeaconDelivery {
         try statement.bind(key.eventStart, at: 5)
         try statement.bind(key.url, at: 6)
         try statement.bind(key.occurrence, at: 7)
-        try bindFields(to: statement, from: 8)
+        try bindFields(to: statement, from: 8, clock: clock)
     }
 
     /// The columns of `journalColumns` after the key, which `bindFields(to:from:)` binds.
-    static let journalFieldCount: Int32 = 10
+    static let journalFieldCount: Int32 = 12
 
     /// Binds every field but the key, in the order of `journalColumns`, from parameter `first` on.
-    func bindFields(to statement: SQLiteStatement, from first: Int32) throws(SQLiteError) {
+    func bindFields(to statement: SQLiteStatement, from first: Int32, clock: JournalClock) throws(SQLiteError) {
         try statement.bind(reference.adIndex, at: first)
         try statement.bind(reference.eventIndex, at: first + 1)
         try statement.bind(state.rawValue, at: first + 2)
@@ -33,9 +34,12 @@ extension BeaconDelivery {
         try statement.bind(nextAttemptAt, at: first + 7)
         try statement.bind(updatedAt, at: first + 8)
         try statement.bind(resend, at: first + 9)
+        try statement.bind(clock.wall(of: dueAt), at: first + 10)
+        try statement.bind(clock.wall(of: updatedAt), at: first + 11)
     }
 
-    /// The delivery in the current row of a query selecting `journalColumns`.
+    /// The delivery in the current row of a query selecting `journalColumns`, of this boot (the
+    /// journal moves the rows of another boot to this one's clock when it opens).
     init(journalRow row: SQLiteStatement) throws(SQLiteError) {
         let key = Key(
             sessionID: row.text(at: 0), podID: row.text(at: 1), adID: row.text(at: 2),

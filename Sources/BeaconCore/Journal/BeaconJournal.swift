@@ -1,6 +1,7 @@
 /// Durable storage for beacon deliveries and sessions, so that a restart forgets nothing.
 ///
 /// The daemon is its only user and calls it from one actor; implementations need not be thread-safe.
+/// Times are instants of the daemon's monotonic clock (``TimeSource/now()``) in this boot.
 /// Every method either completes durably or throws: the daemon keeps working from memory when it throws.
 public protocol BeaconJournal: AnyObject {
     /// Inserts or replaces these deliveries (by key) and, when given, the session snapshot,

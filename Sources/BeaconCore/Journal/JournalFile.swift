@@ -27,7 +27,7 @@ enum JournalFile {
     }
 
     /// Creates `directory` and its missing parents, each 0700.
-    private static func makeDirectory(_ directory: String) throws(JournalError) {
+    static func makeDirectory(_ directory: String) throws(JournalError) {
         guard !directory.isEmpty else { throw JournalError(reason: "no journal directory given") }
         var prefix = directory.hasPrefix("/") ? "/" : ""
         for component in directory.split(separator: "/") {

@@ -15,11 +15,16 @@ import Foundation
 /// free pages at the end back to the file system, and `prune` then truncates the log. Vacuuming
 /// there rather than at every commit (`auto_vacuum=FULL`) keeps `save` as cheap as it can be,
 /// and a full `VACUUM` would rewrite the whole file while holding the lock.
+///
+/// Times are instants of ``BootClock``, kept with the boot's id and their wall-clock times: within
+/// one boot a restart resumes every schedule exactly, whatever the wall clock did; the first open
+/// after a reboot moves the rows of the earlier boot to this one's clock (``JournalSchema/rebaseDeliveries``).
 public final class SQLiteBeaconJournal: BeaconJournal {
     /// The journal file.
     public let path: String
     private let directory: String
     private let database: SQLiteDatabase
+    private let time: TimeSource
     private let decoder = JSONDecoder()
     /// The row of each unfinished delivery saved through this connection: a delivery changes state
     /// two or three times, and updating its row by id costs about half of finding it by its
@@ -27,14 +32,17 @@ public final class SQLiteBeaconJournal: BeaconJournal {
     private var rowIDs: [BeaconDelivery.Key: Int64] = [:]
 
     /// Opens the journal in `directory`, creating the directory (0700) and the file (0600) when
-    /// missing, and its tables in a new file.
-    public convenience init(directory: String) throws(JournalError) {
-        try self.init(directory: directory, busyTimeoutMilliseconds: 5000)
+    /// missing, and its tables in a new file. `beaconMaxAge` bounds the age given to a due delivery
+    /// of an earlier boot, so that it gets at least one attempt.
+    public convenience init(directory: String, time: TimeSource = .system, beaconMaxAge: Milliseconds = RetryPolicy().maxAge) throws(JournalError) {
+        try self.init(directory: directory, time: time, beaconMaxAge: beaconMaxAge, busyTimeoutMilliseconds: 5000)
     }
 
     /// `busyTimeoutMilliseconds`: how long a statement waits for a lock another process holds
     /// before failing as busy.
-    init(directory: String, busyTimeoutMilliseconds: Int32) throws(JournalError) {
+    init(
+        directory: String, time: TimeSource = .system, beaconMaxAge: Milliseconds = RetryPolicy().maxAge, busyTimeoutMilliseconds: Int32
+    ) throws(JournalError) {
         let path = try JournalFile.prepare(directory: directory)
         let (database, journalMode, version) = try Self.perform("opening the journal", file: path, directory: directory) {
             () throws(SQLiteError) in
@@ -63,12 +71,38 @@ public final class SQLiteBeaconJournal: BeaconJournal {
         }
         if version < JournalSchema.version {
             try Self.perform("creating the journal's tables", file: path, directory: directory) { () throws(SQLiteError) in
-                try database.transaction { () throws(SQLiteError) in try database.execute(JournalSchema.creation) }
+                try database.transaction { () throws(SQLiteError) in
+                    try database.execute(version == 1 ? JournalSchema.fromVersion1 : JournalSchema.creation)
+                }
             }
+        }
+        try Self.perform("moving the journal's times to this boot's clock", file: path, directory: directory) { () throws(SQLiteError) in
+            try Self.rebase(database, to: JournalClock(time), beaconMaxAge: beaconMaxAge)
         }
         self.path = path
         self.directory = directory
         self.database = database
+        self.time = time
+    }
+
+    /// When the journal's instants are of another boot, moves them to this one's clock, in one transaction.
+    private static func rebase(_ database: SQLiteDatabase, to clock: JournalClock, beaconMaxAge: Milliseconds) throws(SQLiteError) {
+        try database.transaction { () throws(SQLiteError) in
+            let boot = try database.withStatement(JournalSchema.selectBoot) { row throws(SQLiteError) in try row.step() ? row.text(at: 0) : "" }
+            guard boot != clock.bootID else { return }
+            for sql in [JournalSchema.rebaseDeliveries, JournalSchema.rebaseSessions] {
+                try database.withStatement(sql) { statement throws(SQLiteError) in
+                    try statement.bind(clock.instant, at: 1)
+                    try statement.bind(clock.wall, at: 2)
+                    if sql == JournalSchema.rebaseDeliveries { try statement.bind(beaconMaxAge, at: 3) }
+                    try statement.run()
+                }
+            }
+            try database.withStatement(JournalSchema.updateBoot) { statement throws(SQLiteError) in
+                try statement.bind(clock.bootID, at: 1)
+                try statement.run()
+            }
+        }
     }
 
     // MARK: BeaconJournal
@@ -83,11 +117,12 @@ public final class SQLiteBeaconJournal: BeaconJournal {
         guard !deliveries.isEmpty || session != nil else { return }
         // Rows inserted by this transaction are only known once it commits.
         var inserted: [BeaconDelivery.Key: Int64] = [:]
+        let clock = JournalClock(time)
         try perform(Self.describeSave(deliveries.count, withSession: session != nil)) { () throws(SQLiteError) in
             try database.transaction { () throws(SQLiteError) in
                 for delivery in deliveries {
-                    if let row = rowIDs[delivery.key] ?? inserted[delivery.key], try update(row, to: delivery) { continue }
-                    inserted[delivery.key] = try upsert(delivery)
+                    if let row = rowIDs[delivery.key] ?? inserted[delivery.key], try update(row, to: delivery, clock: clock) { continue }
+                    inserted[delivery.key] = try upsert(delivery, clock: clock)
                 }
                 if let session, let json {
                     try database.withStatement(Self.upsertSession) { statement throws(SQLiteError) in
@@ -95,6 +130,7 @@ public final class SQLiteBeaconJournal: BeaconJournal {
                         try statement.bind(session.endpoints.mediaUrl, at: 2)
                         try statement.bind(session.savedAt, at: 3)
                         try statement.bind(json, at: 4)
+                        try statement.bind(clock.wall(of: session.savedAt), at: 5)
                         try statement.run()
                     }
                 }
@@ -107,9 +143,9 @@ public final class SQLiteBeaconJournal: BeaconJournal {
     }
 
     /// Writes a delivery's fields into its known row; false when the row is gone.
-    private func update(_ row: Int64, to delivery: BeaconDelivery) throws(SQLiteError) -> Bool {
+    private func update(_ row: Int64, to delivery: BeaconDelivery, clock: JournalClock) throws(SQLiteError) -> Bool {
         try database.withStatement(Self.updateDelivery) { statement throws(SQLiteError) in
-            try delivery.bindFields(to: statement, from: 1)
+            try delivery.bindFields(to: statement, from: 1, clock: clock)
             try statement.bind(row, at: BeaconDelivery.journalFieldCount + 1)
             try statement.run()
             return database.changes == 1
@@ -117,9 +153,9 @@ public final class SQLiteBeaconJournal: BeaconJournal {
     }
 
     /// Inserts a delivery, or updates the row of its key; returns the row's id.
-    private func upsert(_ delivery: BeaconDelivery) throws(SQLiteError) -> Int64? {
+    private func upsert(_ delivery: BeaconDelivery, clock: JournalClock) throws(SQLiteError) -> Int64? {
         try database.withStatement(Self.upsertDelivery) { statement throws(SQLiteError) in
-            try delivery.bind(to: statement)
+            try delivery.bind(to: statement, clock: clock)
             let row = try statement.step() ? statement.int64(at: 0) : nil
             try statement.run()
             return row
@@ -187,22 +223,24 @@ public final class SQLiteBeaconJournal: BeaconJournal {
 
     private static let upsertDelivery = """
         INSERT INTO deliveries (\(BeaconDelivery.journalColumns))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
         ON CONFLICT (\(JournalSchema.deliveryKey)) DO UPDATE SET
             ad_index = excluded.ad_index, event_index = excluded.event_index, state = excluded.state,
             attempts = excluded.attempts, last_status = excluded.last_status, last_error = excluded.last_error,
             due_at = excluded.due_at, next_attempt_at = excluded.next_attempt_at, updated_at = excluded.updated_at,
-            resend = excluded.resend
+            resend = excluded.resend, due_wall_at = excluded.due_wall_at, updated_wall_at = excluded.updated_wall_at
         RETURNING id
         """
     private static let updateDelivery = """
         UPDATE deliveries SET ad_index = ?1, event_index = ?2, state = ?3, attempts = ?4, last_status = ?5,
-            last_error = ?6, due_at = ?7, next_attempt_at = ?8, updated_at = ?9, resend = ?10
-        WHERE id = ?11
+            last_error = ?6, due_at = ?7, next_attempt_at = ?8, updated_at = ?9, resend = ?10, due_wall_at = ?11,
+            updated_wall_at = ?12
+        WHERE id = ?13
         """
     private static let upsertSession = """
-        INSERT INTO sessions (session_id, media_url, saved_at, snapshot) VALUES (?1, ?2, ?3, ?4)
-        ON CONFLICT (session_id, media_url) DO UPDATE SET saved_at = excluded.saved_at, snapshot = excluded.snapshot
+        INSERT INTO sessions (session_id, media_url, saved_at, snapshot, saved_wall_at) VALUES (?1, ?2, ?3, ?4, ?5)
+        ON CONFLICT (session_id, media_url) DO UPDATE SET
+            saved_at = excluded.saved_at, snapshot = excluded.snapshot, saved_wall_at = excluded.saved_wall_at
         """
     private static let selectUnfinished = """
         SELECT \(BeaconDelivery.journalColumns) FROM deliveries

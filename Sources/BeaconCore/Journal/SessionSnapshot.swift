@@ -10,7 +10,7 @@ public struct SessionSnapshot: Sendable, Equatable, Codable {
     /// The played stretches of program time, as `[start, end]` pairs.
     public var played: [[Milliseconds]]
     public var playhead: Milliseconds?
-    /// When this snapshot was taken (wall clock).
+    /// When this snapshot was taken (an instant of the monotonic clock: retention counts from it).
     public var savedAt: Milliseconds
 
     public init(

@@ -16,15 +16,18 @@ public struct RetryPolicy: Sendable, Equatable {
 
     public enum Verdict: Sendable, Equatable {
         case delivered
-        /// Try again at this time (wall clock), for this reason.
+        /// Try again at this time (an instant of the monotonic clock, as `now`), for this reason.
         case retry(at: Milliseconds, reason: String)
         /// Given up, for this reason.
         case failed(reason: String)
     }
 
-    /// The verdict on `result`, the outcome of request number `delivery.attempts`, at `now`.
+    /// The verdict on `result`, the outcome of request number `delivery.attempts`, at `now` (the
+    /// monotonic instant of the delivery's times). `wallNow` is the wall clock at that moment: a
+    /// `Retry-After` date is turned into a wait against it, once, and the wait counted from `now`.
     public func verdict(
-        on result: BeaconSender.Result, of delivery: BeaconDelivery, now: Milliseconds, using random: inout some RandomNumberGenerator
+        on result: BeaconSender.Result, of delivery: BeaconDelivery, now: Milliseconds, wallNow: Milliseconds,
+        using random: inout some RandomNumberGenerator
     ) -> Verdict {
         let reason: String
         var notBefore: Milliseconds = 0
@@ -35,7 +38,7 @@ public struct RetryPolicy: Sendable, Equatable {
             return .delivered
         case .answered(let status) where Self.retries(status: status):
             reason = "HTTP \(status)"
-            notBefore = result.retryAfter.flatMap { RetryAfter.delay($0, now: now) } ?? 0
+            notBefore = result.retryAfter.flatMap { RetryAfter.delay($0, now: wallNow) } ?? 0
         case .answered(let status):
             return .failed(reason: "HTTP \(status), not retried")
         case .refused(let refusal):
