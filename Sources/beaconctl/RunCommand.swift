@@ -63,16 +63,6 @@ struct RunCommand: AsyncParsableCommand {
             throw InvalidConfiguration.report(error, style: style)
         }
         let settings = loaded.settings
-        LoggingSystem.bootstrap { LineLogHandler(component: $0, logLevel: settings.logLevel, style: style) }
-        let logger = Logger(label: "daemon")
-        var startup = logger.operation("init")
-        if let file = loaded.file { startup.info("configuration read file=\(file.path)") }
-        if settings.isDebugLogging {
-            startup.logLevel = min(startup.logLevel, .warning)
-            startup.warning(
-                "debug logging is on, not for production: it logs every beacon URL log-level=\(settings.logLevel) debug-tracking=\(settings.debugTracking)")
-        }
-        let configuration = settings.daemonConfiguration(version: Beaconctl.version)
         let stateDirectory = settings.stateDir
         // One daemon per state directory, before anything is started or bound. A directory that
         // cannot be locked yet (unwritable) is the journal's to report and retry: it locks first.
@@ -85,6 +75,16 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode(StateDirectoryLock.exitStatus)
             }
         }
+        LoggingSystem.bootstrap { LineLogHandler(component: $0, logLevel: settings.logLevel, style: style) }
+        let logger = Logger(label: "daemon")
+        var startup = logger.operation("init")
+        if let file = loaded.file { startup.info("configuration read file=\(file.path)") }
+        if settings.isDebugLogging {
+            startup.logLevel = min(startup.logLevel, .warning)
+            startup.warning(
+                "debug logging is on, not for production: it logs every beacon URL log-level=\(settings.logLevel) debug-tracking=\(settings.debugTracking)")
+        }
+        let configuration = settings.daemonConfiguration(version: Beaconctl.version)
 
         let client = CurlHTTPClient(configuration: settings.httpClientConfiguration(userAgent: "beaconctl/\(Beaconctl.version)"))
         let notifier = NotifySocket(environment: environment).map { notifySocket in
