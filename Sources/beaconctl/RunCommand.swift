@@ -30,7 +30,9 @@ struct RunCommand: AsyncParsableCommand {
             Every beacon delivery and the session are journaled in --state-dir: after a restart, a 'load' of \
             the same session (or --media-url) resumes it, and beacons still due are sent; none is sent twice, \
             but for a request in flight when the process died. Failed requests are retried (connection \
-            errors, timeouts, HTTP 5xx and 429) with backoff, up to --beacon-max-age.
+            errors, timeouts, HTTP 5xx and 429) with backoff, up to --beacon-max-age, counted on the \
+            monotonic clock: a wall-clock step moves no schedule. One daemon per --state-dir: a second \
+            one exits with status 73 (EX_CANTCREAT), naming the process that holds it.
 
             SIGTERM, SIGINT and the end of stdin drain: what is due now gets --drain-timeout to finish, \
             beacons waiting for a retry stay due in the journal, then exit 0.
