@@ -9,44 +9,55 @@ import Testing
     var podStart: Milliseconds { reliability.podStart }
     var adDuration: Milliseconds { ReliabilityTests.adDuration }
 
-    @Test func afterKillNineTheResumedSessionSendsOnlyWhatWasInFlightTwice() async throws {
-        let state = try TemporaryDirectory()
-        let environment = ["STATE_DIRECTORY": state.path]
+    /// A sink that holds the first midpoint request (answered only after 30 s, so it is in flight
+    /// meanwhile) and an ad service with one ad `<id>-a1` signaling it; `body` gets the daemon's arguments.
+    func withAHeldMidpoint<R>(_ id: String, _ body: (BeaconSink, Pod, [String]) async throws -> R) async throws -> R {
         try await withBeaconSink { sink in
-            // The first midpoint request is answered only after the kill: it is in flight then.
             sink.answer { uri, count in
                 uri.contains("cn=midpoint") && count == 1 ? await .delayed(.seconds(30), .status(204)) : .status(204)
             }
-            try await withAdService { service in
-                let pod = reliability.pod("k", ads: 1, on: sink)
+            return try await withAdService { service in
+                let pod = reliability.pod(id, ads: 1, on: sink)
                 service.serve(Ads.document([pod]))
-                let arguments = ["--media-url", reliability.mediaURL(service), "--stdin"]
-                var feed = TickFeed(from: Ads.t0)
-                try await withDaemon(arguments, environment: environment) { daemon in
-                    try await daemon.waitUntilListening()
-                    feed.play(to: podStart + adDuration / 2 + 500)
-                    daemon.send(feed.takeLines())
-                    try await daemon.waitForStatus("three events done and the midpoint in flight") { report in
-                        [.impression, .start, .firstQuartile].allSatisfy { report.state(ofAd: "k-a1", $0) == .done }
-                            && report.deliveries.contains { $0.event == .midpoint && $0.state == .inFlight }
-                    }
-                    try await eventually("the midpoint request at the sink") { sink.count(ad: "k-a1", .midpoint) == 1 }
-                    daemon.kill()
-                    _ = try await daemon.waitForExit()
+                return try await body(sink, pod, ["--media-url", reliability.mediaURL(service), "--stdin"])
+            }
+        }
+    }
+
+    /// Plays `feed` to the middle of the ad and waits until its midpoint request reached the sink, still in flight.
+    func playUntilTheMidpointIsInFlight(_ daemon: DaemonProcess, _ sink: BeaconSink, ad: String, feed: inout TickFeed) async throws {
+        try await daemon.waitUntilListening()
+        feed.play(to: podStart + adDuration / 2 + 500)
+        daemon.send(feed.takeLines())
+        try await daemon.waitForStatus("the events before the midpoint done and the midpoint in flight") { report in
+            [.impression, .start, .firstQuartile].allSatisfy { report.state(ofAd: ad, $0) == .done }
+                && report.deliveries.contains { $0.event == .midpoint && $0.state == .inFlight }
+        }
+        try await eventually("the midpoint request at the sink") { sink.count(ad: ad, .midpoint) == 1 }
+    }
+
+    @Test func afterKillNineTheResumedSessionSendsOnlyWhatWasInFlightTwice() async throws {
+        let state = try TemporaryDirectory()
+        let environment = ["STATE_DIRECTORY": state.path]
+        try await withAHeldMidpoint("k") { sink, pod, arguments in
+            var feed = TickFeed(from: Ads.t0)
+            try await withDaemon(arguments, environment: environment) { daemon in
+                try await playUntilTheMidpointIsInFlight(daemon, sink, ad: "k-a1", feed: &feed)
+                daemon.kill()
+                _ = try await daemon.waitForExit()
+            }
+            try await withDaemon(arguments, environment: environment) { daemon in
+                try await daemon.waitForStatus("the session resumed") { $0.session?.sessionId == "rel" }
+                feed.play(to: podStart + adDuration + 500)
+                daemon.send(feed.takeLines())
+                let report = try await daemon.waitForStatus("every event done") { report in
+                    Ads.playbackTypes.allSatisfy { report.state(ofAd: "k-a1", $0) == .done }
                 }
-                try await withDaemon(arguments, environment: environment) { daemon in
-                    try await daemon.waitForStatus("the session resumed") { $0.session?.sessionId == "rel" }
-                    feed.play(to: podStart + adDuration + 500)
-                    daemon.send(feed.takeLines())
-                    let report = try await daemon.waitForStatus("every event done") { report in
-                        Ads.playbackTypes.allSatisfy { report.state(ofAd: "k-a1", $0) == .done }
-                    }
-                    #expect(daemon.stderrLines.contains { $0.contains("session resumed from the journal") })
-                    #expect(report.counters.beaconsResent == 1)
-                    reliability.expectEachBeacon(of: pod, on: sink, except: ["k-a1/midpoint"])
-                    #expect(sink.count(ad: "k-a1", .midpoint) == 2, "the request in flight at the kill, sent again\n\(sink.summary)")
-                    try await finish(daemon)
-                }
+                #expect(daemon.stderrLines.contains { $0.contains("session resumed from the journal") })
+                #expect(report.counters.beaconsResent == 1)
+                reliability.expectEachBeacon(of: pod, on: sink, except: ["k-a1/midpoint"])
+                #expect(sink.count(ad: "k-a1", .midpoint) == 2, "the request in flight at the kill, sent again\n\(sink.summary)")
+                try await finish(daemon)
             }
         }
     }

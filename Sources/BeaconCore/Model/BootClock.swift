@@ -9,9 +9,7 @@ import Glibc
 /// instants mean something within one boot only: `bootID` tells two boots apart.
 public enum BootClock {
     @Sendable public static func now() -> Milliseconds {
-        var spec = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &spec)
-        return Milliseconds(spec.tv_sec) * 1000 + Milliseconds(spec.tv_nsec) / 1_000_000
+        WallClock.milliseconds(of: CLOCK_BOOTTIME)
     }
 
     /// The kernel's random id of this boot. When it cannot be read, an id of this process alone:
