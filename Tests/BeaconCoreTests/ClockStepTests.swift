@@ -102,4 +102,20 @@ import Testing
             #expect((Self.hour - 10_000...Self.hour).contains(metadataIn), "next metadata in \(metadataIn) ms")
         }
     }
+
+    /// Ticks without `at` are judged by their arrival times: a wall-clock step between two of them
+    /// is no time played, so a jump of half an hour across the impression is a seek.
+    @Test func aStepBetweenTwoTicksIsNoPlayback() async throws {
+        let clock = SteppedWallClock()
+        let client = ScriptedHTTPClient([BeaconDaemonTests.trackingURL: [.body(BeaconDaemonTests.metadata)], BeaconDaemonTests.beacon: [.status(204)]])
+        try await daemonTests.withDaemon(client: client, time: clock.time) { daemon in
+            await daemon.waitUntilSettled()
+            _ = await daemon.handle(.text("playhead \(BeaconDaemonTests.t0 - 30 * 60_000)"))
+            clock.step(by: Self.hour)
+            _ = await daemon.handle(.text("playhead \(BeaconDaemonTests.t0 + 500)"))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(client.requestCount(BeaconDaemonTests.beacon) == 0)
+            #expect(await daemonTests.impressionState(daemon) != .done)
+        }
+    }
 }
