@@ -66,6 +66,7 @@ public actor BeaconDaemon: Service {
     private var sessionError: String?
     private var initRetries = InitRetries()
     private var lastError: String?
+    /// When the last tick arrived and the last metadata came, on the wall clock: only shown.
     private var lastTickAt: Milliseconds?
     private var lastMetadataAt: Milliseconds?
     private var counters = StatusReport.Counters()
