@@ -1,7 +1,7 @@
 /// One reading of the clocks, as the journal stores and reads times with it.
 ///
-/// An instant (``BootClock``) means something within its boot only; so each row keeps the boot's
-/// id beside its instants, and the wall-clock time of each instant a later boot needs. Within one
+/// An instant (``BootClock``) means something within its boot only; so the journal keeps the id of
+/// the boot its instants are of, and each row the wall-clock times a later boot needs. Within one
 /// boot the instants are used as they are, whatever the wall clock did meanwhile; after a reboot a
 /// time is estimated from its wall-clock time, which is all that survives it.
 struct JournalClock: Sendable, Equatable {

@@ -16,7 +16,7 @@ import Foundation
 /// there rather than at every commit (`auto_vacuum=FULL`) keeps `save` as cheap as it can be,
 /// and a full `VACUUM` would rewrite the whole file while holding the lock.
 ///
-/// Times are instants of ``BootClock``, kept with the boot's id and their wall-clock times: within
+/// Times are instants of ``BootClock``, kept with their wall-clock times and the boot's id: within
 /// one boot a restart resumes every schedule exactly, whatever the wall clock did; the first open
 /// after a reboot moves the rows of the earlier boot to this one's clock (``JournalSchema/rebaseDeliveries``).
 public final class SQLiteBeaconJournal: BeaconJournal {
@@ -70,7 +70,8 @@ public final class SQLiteBeaconJournal: BeaconJournal {
                     + "\(JournalSchema.version) at most: it was written by a newer release")
         }
         if version < JournalSchema.version {
-            try Self.perform("creating the journal's tables", file: path, directory: directory) { () throws(SQLiteError) in
+            let step = version == 0 ? "creating the journal's tables" : "updating the journal's tables from version \(version)"
+            try Self.perform(step, file: path, directory: directory) { () throws(SQLiteError) in
                 try database.transaction { () throws(SQLiteError) in
                     try database.execute(version == 1 ? JournalSchema.fromVersion1 : JournalSchema.creation)
                 }
