@@ -238,4 +238,33 @@ import Testing
         let outcome33 = judge.observe(PlayheadTick(playhead: t0 - 29_750), arrivalTime: arrival + 500)
         #expect(outcome33 == (t0 - 30_000)...(t0 - 29_750))
     }
+
+    /// (whether the earlier ticks carry `at`, whether the later ones do): a switch of clock is a
+    /// new baseline, whichever way and however plausible the move looks across the two clocks.
+    @Test(arguments: [(true, false), (false, true)])
+    func aTickOnTheOtherClockIsANewBaseline(earlierOnPlayerClock: Bool, laterOnPlayerClock: Bool) {
+        func tick(_ playhead: Milliseconds, _ time: Milliseconds, playerClock: Bool) -> PlayheadTick {
+            PlayheadTick(playhead: playhead, observedAt: playerClock ? time : nil)
+        }
+        // The player's clock runs 2 h behind the arrival clock: 45 min of playhead looks like less than 2 h of time.
+        let playerTime = arrival - 7_200_000
+        func time(_ offset: Milliseconds, playerClock: Bool) -> Milliseconds { (playerClock ? playerTime : arrival) + offset }
+        var judge = PlaybackJudge()
+        _ = judge.observe(tick(t0, time(0, playerClock: earlierOnPlayerClock), playerClock: earlierOnPlayerClock), arrivalTime: arrival)
+        let same = judge.observe(
+            tick(t0 + 250, time(250, playerClock: earlierOnPlayerClock), playerClock: earlierOnPlayerClock), arrivalTime: arrival + 250)
+        #expect(same == t0...(t0 + 250))
+        // Both a jump and a move in step with the other clock start a new stretch.
+        for move: Milliseconds in [2_700_000, 250] {
+            var switching = judge
+            let start = t0 + 250 + move
+            let switched = switching.observe(
+                tick(start, time(250 + move, playerClock: laterOnPlayerClock), playerClock: laterOnPlayerClock), arrivalTime: arrival + 250 + move)
+            #expect(switched == nil)
+            let next = switching.observe(
+                tick(start + 250, time(500 + move, playerClock: laterOnPlayerClock), playerClock: laterOnPlayerClock),
+                arrivalTime: arrival + 500 + move)
+            #expect(next == start...(start + 250))
+        }
+    }
 }

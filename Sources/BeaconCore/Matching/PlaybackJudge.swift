@@ -10,6 +10,9 @@
 /// next stretch counts from the held playhead: a player ticking every few seconds loses nothing.
 /// After a seek, completion or an abnormal rate the position is unknown, and the next tick only
 /// sets a new baseline.
+///
+/// A tick carrying `at` is timed on the player's clock, one without on its arrival: the two are
+/// never compared. A tick on the other basis than the last one is judged like a seek, a new baseline.
 public struct PlaybackJudge: Sendable, Equatable {
     /// How the player is doing, as status shows it.
     public enum State: String, Sendable, Equatable {
@@ -57,6 +60,7 @@ public struct PlaybackJudge: Sendable, Equatable {
             rate = reported
         }
         let time = tick.observedAt ?? arrivalTime
+        let switchesClock = lastTickTime != nil && (tick.observedAt != nil) != lastTickOnPlayerClock
         defer {
             lastPlayhead = tick.playhead
             lastTickTime = time
@@ -64,7 +68,7 @@ public struct PlaybackJudge: Sendable, Equatable {
             interrupted = !isPlayingNormally
             onlyStalled = interrupted && !isSeeking && !isCompleted && Self.normalRates.contains(rate)
         }
-        guard !interrupted, isPlayingNormally, let from = lastPlayhead, let since = lastTickTime else { return nil }
+        guard !interrupted, !switchesClock, isPlayingNormally, let from = lastPlayhead, let since = lastTickTime else { return nil }
         let advance = tick.playhead - from
         let elapsed = max(0, time - since)
         let allowed = Double(elapsed) * rate * (1 + Self.speedSlack) + Double(Self.jitter)
