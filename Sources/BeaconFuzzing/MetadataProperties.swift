@@ -105,7 +105,8 @@ enum MetadataProperties {
                 pod.ads.indices.flatMap { adIndex in
                     pod.ads[adIndex].trackingEvents.indices.compactMap { eventIndex -> EventReference? in
                         let event = pod.ads[adIndex].trackingEvents[eventIndex]
-                        guard event.event.trigger == .playback, event.window.overlaps(played) else { return nil }
+                        // Only what the metadata does not hold back: a withdrawn ad, an event beyond its ad.
+                        guard event.event.trigger == .playback, event.heldBack == nil, event.window.overlaps(played) else { return nil }
                         return EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex)
                     }
                 }

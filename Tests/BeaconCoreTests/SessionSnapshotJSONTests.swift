@@ -80,7 +80,9 @@ struct SessionSnapshotJSONTests {
                     TrackingEvent(
                         event: TrackingEventType(rawValue: text()), startTime: time(), duration: time(),
                         signalingUrls: (0..<Int.random(in: 0...3, using: &random)).map { _ in text() },
-                        reportingState: states.randomElement(using: &random)!)
+                        reportingState: states.randomElement(using: &random)!,
+                        heldBack: ([nil] + HoldReason.allCases).randomElement(using: &random)!,
+                        currentSignalingUrls: Bool.random(using: &random) ? nil : (0..<Int.random(in: 0...2, using: &random)).map { _ in text() })
                 })
             })
         }

@@ -62,6 +62,8 @@ extension JSONBytes {
             json.member("duration") { $0.integer(event.duration) }
             json.member("signalingUrls") { $0.array(event.signalingUrls) { $0.string($1) } }
             json.member("reportingState") { $0.string(event.reportingState.rawValue) }
+            if let heldBack = event.heldBack { json.member("heldBack") { $0.string(heldBack.rawValue) } }
+            if let urls = event.currentSignalingUrls { json.member("currentSignalingUrls") { $0.array(urls) { $0.string($1) } } }
         }
     }
 }

@@ -25,8 +25,8 @@ public struct PendingWindows: Sendable {
         longestWindow = max(longestWindow, window.upperBound - window.lowerBound)
     }
 
-    public mutating func remove(_ reference: EventReference) {
-        sweep { $0.reference == reference }
+    public mutating func remove(_ references: Set<EventReference>) {
+        sweep { references.contains($0.reference) }
     }
 
     public mutating func removeAll(inPods podIDs: Set<String>) {

@@ -24,11 +24,13 @@ public struct TrackingSession: Sendable {
         for pair in snapshot.played where pair.count == 2 && pair[0] <= pair[1] {
             session.played.insert(pair[0]...pair[1])
         }
-        // Merging into an empty schedule appends in order: every reference is as it was.
-        let changes = session.schedule.merge(snapshot.adBreaks)
-        for (reference, state) in states { session.schedule.setReportingState(state, of: reference) }
+        session.schedule = AdSchedule(restoring: snapshot.adBreaks)
+        let references = session.schedule.references
+        for reference in references { session.schedule.setReportingState(states[reference] ?? .idle, of: reference) }
+        // A snapshot of an earlier release holds no confirmation: the pass leaves any other unchanged.
+        _ = session.schedule.confirm(within: snapshot.dataRange)
         var due: [EventReference] = []
-        for reference in changes.added { session.index(reference, into: &due) }
+        for reference in references { session.index(reference, into: &due) }
         // Fired before the session is returned, so that it holds them as connecting.
         let firings = session.fire(due)
         return (session, firings)
@@ -50,13 +52,14 @@ public struct TrackingSession: Sendable {
         // Forget what is past retention first, so a late event is only matched against stretches still remembered.
         let cutoff = max(judge.lastPlayhead ?? .min, document.dataRange.end) - retention
         played.prune(endingBefore: cutoff)
-        let changes = schedule.merge(document.pods)
+        let changes = schedule.merge(document.pods, within: document.dataRange)
+        let confirmation = schedule.confirm(within: document.dataRange)
+        // Whatever may sit in the index with an outdated window or hold is taken out, then indexed anew.
+        let outdated = Set(changes.resized + changes.withdrawn + confirmation.unconfirmed)
+        if !outdated.isEmpty { pending.remove(outdated) }
+        var indexed: Set<EventReference> = []
         var due: [EventReference] = []
-        for reference in changes.resized where schedule[reference]?.reportingState == .idle {
-            pending.remove(reference)
-            index(reference, into: &due)
-        }
-        for reference in changes.added {
+        for reference in changes.resized + changes.added + confirmation.confirmed where indexed.insert(reference).inserted {
             index(reference, into: &due)
         }
         let dropped = schedule.prune(endedBefore: cutoff, keeping: Set(document.pods.map(\.id)))
@@ -65,7 +68,8 @@ public struct TrackingSession: Sendable {
     }
 
     private mutating func index(_ reference: EventReference, into due: inout [EventReference]) {
-        guard let event = schedule[reference], event.event.trigger == .playback, event.reportingState == .idle else { return }
+        guard let event = schedule[reference], event.event.trigger == .playback, event.reportingState == .idle, event.heldBack == nil
+        else { return }
         if played.intersects(event.window) {
             due.append(reference)
         } else {
@@ -105,7 +109,7 @@ public struct TrackingSession: Sendable {
     private mutating func fireActions(_ types: [TrackingEventType]) -> [Firing] {
         guard let playhead = judge.lastPlayhead else { return [] }
         var due: [EventReference] = []
-        for (pod, adIndex) in schedule.ads(at: playhead) {
+        for (pod, adIndex) in schedule.ads(at: playhead) where !pod.ads[adIndex].isWithdrawn {
             for (eventIndex, event) in pod.ads[adIndex].trackingEvents.enumerated() where types.contains(event.event) {
                 due.append(EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex))
             }

@@ -1,9 +1,10 @@
 /// Every pod the session knows, merged from all metadata refreshes, ordered by start time.
 ///
-/// Pods are keyed by id, ads by id within their pod, tracking events by type, start time and
-/// signaling URLs within their ad. Merging adds what is new and updates times and durations,
-/// but never drops an ad or an event nor resets a reporting state: a refresh can change what is
-/// known, never what was done.
+/// Pods are keyed by id, ads by id within their pod, tracking events by type and start time within
+/// their ad. Merging adds what is new and updates times, durations and the signaling URLs of events
+/// not fired yet, but never drops an ad or an event nor resets a reporting state: a refresh can
+/// change what is known, never what was done. What a refresh leaves out is marked, not dropped:
+/// an ad withdrawn before it played, an event its ad no longer covers.
 public struct AdSchedule: Sendable, Equatable {
     public private(set) var pods: [Pod] = []
     private var positions: [String: Int] = [:]
@@ -16,6 +17,31 @@ public struct AdSchedule: Sendable, Equatable {
         public var added: [EventReference] = []
         /// Existing events whose duration changed.
         public var resized: [EventReference] = []
+        /// Events of ads this merge withdrew.
+        public var withdrawn: [EventReference] = []
+    }
+
+    /// What a confirmation pass changed, for the matcher to index.
+    public struct ConfirmationChanges: Sendable, Equatable {
+        /// Events that waited and that their ad now covers.
+        public var confirmed: [EventReference] = []
+        /// Events that their ad no longer covers, or never did: they wait, or never fire.
+        public var unconfirmed: [EventReference] = []
+    }
+
+    /// The schedule exactly as a snapshot kept it, every reference as it was.
+    public init(restoring pods: [Pod]) {
+        self.pods = pods
+        reindex()
+    }
+
+    /// Every tracking event's reference, pod by pod, in order.
+    public var references: [EventReference] {
+        pods.flatMap { pod in
+            pod.ads.indices.flatMap { adIndex in
+                pod.ads[adIndex].trackingEvents.indices.map { EventReference(podID: pod.id, adIndex: adIndex, eventIndex: $0) }
+            }
+        }
     }
 
     public func pod(id: String) -> Pod? { positions[id].map { pods[$0] } }
@@ -39,24 +65,28 @@ public struct AdSchedule: Sendable, Equatable {
         pods[position].ads[reference.adIndex].trackingEvents[reference.eventIndex].reportingState = state
     }
 
-    /// Merges one metadata document.
-    public mutating func merge(_ incoming: [Pod]) -> MergeChanges {
+    /// Merges one metadata document's pods; `dataRange` is the range it covers: a known ad missing
+    /// from it whose start lies in that range was withdrawn.
+    public mutating func merge(_ incoming: [Pod], within dataRange: DataRange) -> MergeChanges {
         var changes = MergeChanges()
         var reordered = false
+        // Events this document described, so that an event it repeats takes the union of their URLs.
+        var described: Set<EventReference> = []
         for incomingPod in incoming {
             guard let position = positions[incomingPod.id] else {
                 pods.append(Pod(id: incomingPod.id, startTime: incomingPod.startTime, duration: incomingPod.duration, ads: []))
                 positions[incomingPod.id] = pods.count - 1
                 reordered = true
-                merge(incomingPod.ads, intoPodAt: pods.count - 1, changes: &changes)
+                merge(incomingPod.ads, intoPodAt: pods.count - 1, changes: &changes, described: &described)
                 continue
             }
             if pods[position].startTime != incomingPod.startTime { reordered = true }
             pods[position].startTime = incomingPod.startTime
             pods[position].duration = incomingPod.duration
-            merge(incomingPod.ads, intoPodAt: position, changes: &changes)
+            merge(incomingPod.ads, intoPodAt: position, changes: &changes, described: &described)
         }
         if reordered { reindex() }
+        changes.withdrawn = withdraw(missingFrom: incoming, within: dataRange)
         // A document may repeat an event with another duration: it is new all the same, and
         // reporting it resized too would index it twice, so that it fired twice.
         if !changes.added.isEmpty && !changes.resized.isEmpty {
@@ -66,7 +96,9 @@ public struct AdSchedule: Sendable, Equatable {
         return changes
     }
 
-    private mutating func merge(_ incomingAds: [Ad], intoPodAt position: Int, changes: inout MergeChanges) {
+    private mutating func merge(
+        _ incomingAds: [Ad], intoPodAt position: Int, changes: inout MergeChanges, described: inout Set<EventReference>
+    ) {
         let podID = pods[position].id
         for incomingAd in incomingAds {
             let adIndex: Int
@@ -78,25 +110,89 @@ public struct AdSchedule: Sendable, Equatable {
                 pods[position].ads.append(Ad(id: incomingAd.id, startTime: incomingAd.startTime, duration: incomingAd.duration, trackingEvents: []))
                 adIndex = pods[position].ads.count - 1
             }
+            let withdrawn = pods[position].ads[adIndex].isWithdrawn
             for incomingEvent in incomingAd.trackingEvents {
                 let key = incomingEvent.key
                 // Read in place: a local copy of the event list would make the append below copy it whole.
                 if let eventIndex = pods[position].ads[adIndex].trackingEvents.firstIndex(where: {
                     $0.startTime == key.startTime && $0.key == key
                 }) {
+                    let reference = EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex)
+                    let repeated = !described.insert(reference).inserted
+                    pods[position].ads[adIndex].trackingEvents[eventIndex].describe(incomingEvent.signalingUrls, repeated: repeated)
                     if pods[position].ads[adIndex].trackingEvents[eventIndex].duration != incomingEvent.duration {
                         pods[position].ads[adIndex].trackingEvents[eventIndex].duration = incomingEvent.duration
-                        changes.resized.append(EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex))
+                        changes.resized.append(reference)
                     }
                 } else {
                     var event = incomingEvent
                     event.reportingState = .idle
+                    event.signalingUrls = incomingEvent.signalingUrls.uniqued()
+                    event.currentSignalingUrls = nil
+                    // An ad withdrawn stays withdrawn, whatever a later document adds to it.
+                    event.heldBack = withdrawn ? .withdrawn : nil
                     let eventIndex = pods[position].ads[adIndex].trackingEvents.count
                     pods[position].ads[adIndex].trackingEvents.append(event)
-                    changes.added.append(EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex))
+                    let reference = EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex)
+                    described.insert(reference)
+                    changes.added.append(reference)
                 }
             }
         }
+    }
+
+    /// Marks withdrawn the known ads that `incoming` leaves out although their start lies in
+    /// `dataRange`, when none of their events fired; returns their events. An ad left out because
+    /// the data range moved past it is kept as it was, for the late rule and retention.
+    private mutating func withdraw(missingFrom incoming: [Pod], within dataRange: DataRange) -> [EventReference] {
+        let present = Dictionary(incoming.map { ($0.id, Set($0.ads.map(\.id))) }, uniquingKeysWith: { $0.union($1) })
+        var withdrawn: [EventReference] = []
+        for position in pods.indices {
+            let podID = pods[position].id
+            for adIndex in pods[position].ads.indices {
+                let ad = pods[position].ads[adIndex]
+                guard dataRange.start <= ad.startTime, ad.startTime <= dataRange.end, present[podID]?.contains(ad.id) != true, !ad.isWithdrawn,
+                    ad.trackingEvents.allSatisfy({ $0.reportingState == .idle })
+                else { continue }
+                for eventIndex in ad.trackingEvents.indices {
+                    pods[position].ads[adIndex].trackingEvents[eventIndex].heldBack = .withdrawn
+                    withdrawn.append(EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex))
+                }
+            }
+        }
+        return withdrawn
+    }
+
+    /// Holds back the playback-triggered events not fired yet that their ad, as last described,
+    /// does not cover, and releases those it now covers. An event still uncovered once `dataRange`
+    /// reaches past its ad is never confirmed.
+    public mutating func confirm(within dataRange: DataRange?) -> ConfirmationChanges {
+        var changes = ConfirmationChanges()
+        for position in pods.indices {
+            let podID = pods[position].id
+            for adIndex in pods[position].ads.indices {
+                let ad = pods[position].ads[adIndex]
+                let isFinal = dataRange.map(ad.isFinal(within:)) ?? false
+                for (eventIndex, event) in ad.trackingEvents.enumerated()
+                where event.event.trigger == .playback && event.reportingState == .idle {
+                    let hold: HoldReason?
+                    switch event.heldBack {
+                    case .withdrawn, .neverConfirmed: continue
+                    case .awaitingConfirmation, nil:
+                        hold = ad.confirms(event) ? nil : isFinal ? .neverConfirmed : .awaitingConfirmation
+                    }
+                    guard hold != event.heldBack else { continue }
+                    let reference = EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex)
+                    pods[position].ads[adIndex].trackingEvents[eventIndex].heldBack = hold
+                    if hold == nil {
+                        changes.confirmed.append(reference)
+                    } else if event.heldBack == nil {
+                        changes.unconfirmed.append(reference)
+                    }
+                }
+            }
+        }
+        return changes
     }
 
     /// Drops pods that ended before `cutoff` and are not in `current`; returns their ids.
@@ -133,5 +229,29 @@ public struct AdSchedule: Sendable, Equatable {
     private mutating func reindex() {
         pods.sort { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
         positions = Dictionary(uniqueKeysWithValues: pods.enumerated().map { ($1.id, $0) })
+    }
+}
+
+extension TrackingEvent {
+    /// Takes the signaling URLs a document gives: added to those it gave already when the document
+    /// repeats the event, else in their place. Those of an event that fired are what was sent:
+    /// later ones are only kept to be shown.
+    fileprivate mutating func describe(_ urls: [String], repeated: Bool) {
+        let described = repeated ? (currentSignalingUrls ?? signalingUrls) + urls : urls
+        if reportingState == .idle {
+            signalingUrls = described.uniqued()
+            currentSignalingUrls = nil
+        } else {
+            let shown = described.uniqued()
+            currentSignalingUrls = shown == signalingUrls ? nil : shown
+        }
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each only once.
+    func uniqued() -> [Element] {
+        var seen: Set<Element> = []
+        return filter { seen.insert($0).inserted }
     }
 }

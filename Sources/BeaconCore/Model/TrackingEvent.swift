@@ -5,19 +5,28 @@ public struct TrackingEvent: Sendable, Equatable, Codable {
     public var duration: Milliseconds
     public var signalingUrls: [String]
     public var reportingState: ReportingState
+    /// Why the metadata keeps it from firing, if it does.
+    public var heldBack: HoldReason?
+    /// The signaling URLs the latest metadata gives, when they changed after the event fired:
+    /// shown in status, never sent.
+    public var currentSignalingUrls: [String]?
 
     public init(
         event: TrackingEventType,
         startTime: Milliseconds,
         duration: Milliseconds,
         signalingUrls: [String],
-        reportingState: ReportingState = .idle
+        reportingState: ReportingState = .idle,
+        heldBack: HoldReason? = nil,
+        currentSignalingUrls: [String]? = nil
     ) {
         self.event = event
         self.startTime = startTime
         self.duration = duration
         self.signalingUrls = signalingUrls
         self.reportingState = reportingState
+        self.heldBack = heldBack
+        self.currentSignalingUrls = currentSignalingUrls
     }
 
     /// The shortest firing window: a zero-duration quartile still gets a second of playback to be seen in.
@@ -28,12 +37,13 @@ public struct TrackingEvent: Sendable, Equatable, Codable {
         startTime...(startTime + max(duration, Self.minimumWindow))
     }
 
-    /// What identifies an event across metadata refreshes within its ad.
-    public var key: Key { Key(event: event, startTime: startTime, signalingUrls: signalingUrls) }
+    /// What identifies an event within its ad, in one document and across refreshes: its type and
+    /// start time. Its signaling URLs are not part of it, so a refresh that re-signs them updates
+    /// the event rather than adding another.
+    public var key: Key { Key(event: event, startTime: startTime) }
 
     public struct Key: Hashable, Sendable {
         public var event: TrackingEventType
         public var startTime: Milliseconds
-        public var signalingUrls: [String]
     }
 }
