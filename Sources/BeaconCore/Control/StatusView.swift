@@ -40,20 +40,27 @@ public enum StatusView {
         }
         lines.append(field("metadata", metadata))
         if let error = report.lastError { lines.append(field("last error", error)) }
+        if let heldBack = HeldBackText.summary(of: report.adBreaks) { lines.append(field("held back", heldBack + " (events)")) }
         if report.adBreaks.isEmpty {
             lines.append("")
             lines.append("no ad breaks known")
         }
         for pod in report.adBreaks {
             lines.append("")
-            lines.append("ad break \(pod.id)   \(UTCTime.format(pod.startTime))   \(UTCTime.formatSpan(pod.duration))")
+            let podWithdrawn = !pod.ads.isEmpty && pod.ads.allSatisfy(\.isWithdrawn)
+            lines.append(
+                "ad break \(pod.id)   \(UTCTime.format(pod.startTime))   \(UTCTime.formatSpan(pod.duration))\(podWithdrawn ? "   WITHDRAWN" : "")")
             for ad in pod.ads {
-                lines.append("  ad \(ad.id)   \(UTCTime.format(ad.startTime))   \(UTCTime.formatSpan(ad.duration))")
+                let withdrawn = ad.isWithdrawn ? "   WITHDRAWN from the metadata before it played: none of its events fires" : ""
+                lines.append("  ad \(ad.id)   \(UTCTime.format(ad.startTime))   \(UTCTime.formatSpan(ad.duration))\(withdrawn)")
                 for event in ad.trackingEvents {
-                    let state = event.event.trigger == .unknown ? "unknown" : event.reportingState.rawValue
                     let urls = event.signalingUrls.count == 1 ? "1 URL" : "\(event.signalingUrls.count) URLs"
+                    // The ad line already says why each event of a withdrawn ad is held back.
+                    let reason = ad.isWithdrawn ? nil : HeldBackText.reason(for: event, in: ad)
                     lines.append(
-                        "    \(padded(state, 10)) \(padded(event.event.rawValue, 18)) +\(padded(UTCTime.formatSpan(event.startTime - ad.startTime), 8)) \(urls)")
+                        "    \(padded(HeldBackText.state(of: event), 10)) \(padded(event.event.rawValue, 18)) +\(padded(UTCTime.formatSpan(event.startTime - ad.startTime), 8)) \(urls)"
+                            + (reason.map { "   " + $0 } ?? ""))
+                    for url in event.currentSignalingUrls ?? [] { lines.append("      now in the metadata, never sent: \(url)") }
                     for delivery in report.deliveries where delivery.podId == pod.id && delivery.adId == ad.id && delivery.event == event.event {
                         if let line = detail(delivery) { lines.append("      " + line) }
                     }

@@ -56,6 +56,7 @@ public enum WatchView {
         backlog.append(", ")
         backlog.append("\(failed) failed", failed > 0 ? .red : nil)
         lines.append(backlog)
+        if let heldBack = HeldBackText.summary(of: report.adBreaks) { lines.append(field("held back") + heldBack) }
         let counters = report.counters
         lines.append(field("beacons") + "\(counters.beaconsSent) sent   \(counters.beaconsFailed) failed")
         let metadataAge = report.lastMetadataAt.map { "   last \(UTCTime.formatSpan(max(now - $0, 0))) ago" } ?? ""
@@ -73,11 +74,13 @@ public enum WatchView {
 
     private static func currentAd(at playhead: Milliseconds, in pods: [Pod], width: Int) -> [StyledLine] {
         guard let pod = pods.first(where: { $0.startTime <= playhead && playhead < $0.startTime + $0.duration }) else { return [] }
-        guard let index = pod.ads.firstIndex(where: { $0.startTime <= playhead && playhead < $0.startTime + $0.duration }) else {
+        // A withdrawn ad shares its time with the one that replaced it: the one that plays is shown.
+        let playing = pod.ads.indices.filter { pod.ads[$0].startTime <= playhead && playhead < pod.ads[$0].startTime + pod.ads[$0].duration }
+        guard let index = playing.first(where: { !pod.ads[$0].isWithdrawn }) ?? playing.first else {
             return [field("ad break") + "\(pod.id)   between ads"]
         }
         let ad = pod.ads[index]
-        var lines = [field("ad break") + "\(pod.id)   ad \(index + 1) of \(pod.ads.count): \(ad.id)"]
+        var lines = [field("ad break") + "\(pod.id)   ad \(index + 1) of \(pod.ads.count): \(ad.id)\(ad.isWithdrawn ? "   withdrawn" : "")"]
         let played = playhead - ad.startTime
         let percent = ad.duration > 0 ? Int(played * 100 / ad.duration) : 100
         let barWidth = max(10, min(40, width - 44))
@@ -92,6 +95,7 @@ public enum WatchView {
             var line = StyledLine("  ")
             line.append(StatusView.padded(state, 12), style)
             line.append("\(StatusView.padded(event.event.rawValue, 18)) +\(UTCTime.formatSpan(event.startTime - ad.startTime))")
+            if let reason = HeldBackText.reason(for: event, in: ad) { line.append("   " + reason, .dim) }
             lines.append(line)
         }
         return lines
@@ -99,6 +103,7 @@ public enum WatchView {
 
     private static func look(of event: TrackingEvent) -> (String, StyledLine.Style?) {
         if event.event.trigger == .unknown { return ("unknown", .dim) }
+        if event.heldBack != nil { return (HeldBackText.state(of: event), .dim) }
         switch event.reportingState {
         case .idle: return ("idle", .dim)
         case .connecting: return ("connecting", .yellow)
