@@ -236,6 +236,23 @@ import Testing
         #expect(clicks.allSatisfy { $0.adID == "418786173" })
     }
 
+    /// Ticks carrying `at` from a recording 2 h behind, then a plain tick 45 min ahead: the breaks
+    /// it jumps over were not played, however the two clocks compare.
+    @Test func aPlainTickAfterTicksOnThePlayersClockFiresNothingItJumpsOver() {
+        let skipped = [Fixture.pod(id: "s1", start: t0 + 600_000), Fixture.pod(id: "s2", start: t0 + 1_200_000)]
+        var player = ScriptedPlayer(Fixture.document([Fixture.pod(id: "p", start: t0)] + skipped), at: t0 - 5000)
+        let recorded = player.clock - 7_200_000
+        var playhead = t0 - 5000
+        while playhead <= end + 1000 {
+            player.tick(playhead, observedAt: recorded + playhead - t0)
+            playhead += 250
+        }
+        #expect(player.fired.types == Fixture.playbackTypes)
+        player.tick(t0 + 2_700_000, after: 250)
+        player.tick(t0 + 2_700_250, after: 250)
+        #expect(player.fired.count == Fixture.playbackTypes.count)
+    }
+
     @Test func aDoubleRateStretchDoesNotCount() {
         var player = player()
         player.play(to: t0 - 2000)
