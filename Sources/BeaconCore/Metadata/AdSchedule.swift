@@ -237,6 +237,8 @@ extension TrackingEvent {
     /// repeats the event, else in their place. Those of an event that fired are what was sent:
     /// later ones are only kept to be shown.
     fileprivate mutating func describe(_ urls: [String], repeated: Bool) {
+        // Most refreshes repeat the URLs as they were: nothing to change, nothing to allocate.
+        if !repeated, currentSignalingUrls == nil, urls == signalingUrls { return }
         let described = repeated ? (currentSignalingUrls ?? signalingUrls) + urls : urls
         if reportingState == .idle {
             signalingUrls = described.uniqued()
@@ -251,6 +253,7 @@ extension TrackingEvent {
 extension Array where Element: Hashable {
     /// The elements in order, each only once.
     func uniqued() -> [Element] {
+        guard count > 1 else { return self }
         var seen: Set<Element> = []
         return filter { seen.insert($0).inserted }
     }
