@@ -104,6 +104,54 @@ import Testing
         }
     }
 
+    /// A kill -9 after a refresh re-signed one ad and withdrew another: the restarted daemon
+    /// resumes both as they were. Nothing fired is sent again, and the withdrawn ad stays
+    /// withdrawn even when a later document lists it again.
+    @Test func aRestartKeepsReSignedEventsFiredAndWithdrawnAdsWithdrawn() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        try await withAdService { service in
+            service.serve(
+                document([ad("p1-a1", start: podStart, extra: "&sig=1", on: service), ad("p1-a2", start: podStart + 12_000, on: service)],
+                    rangeEnd: podStart + 24_000))
+            let arguments = ["--media-url", "\(service.baseURL)/live/master.m3u8?sessid=e2e", "--stdin", "--metadata-interval", "0.2"]
+            let environment = ["STATE_DIRECTORY": state.path]
+            var feed = TickFeed(from: Ads.t0)
+            try await withDaemon(arguments, environment: environment) { daemon in
+                try await daemon.waitForStatus("the metadata applied") { !$0.adBreaks.isEmpty }
+                feed.play(to: podStart + 4_000)
+                daemon.send(feed.takeLines())
+                try await daemon.waitForStatus("the first quartile done") { $0.state(ofAd: "p1-a1", .firstQuartile) == .done }
+                service.serve(
+                    document([ad("p1-a1", start: podStart, extra: "&sig=2", on: service), ad("p1-b2", start: podStart + 12_000, on: service)],
+                        rangeEnd: podStart + 24_001))
+                let applied = try await daemon.waitForStatus("the refresh applied") { $0.dataRange?.end == podStart + 24_001 }
+                // Saved after each refresh: one more makes sure the snapshot holds this one.
+                try await daemon.waitForStatus("one more refresh") { $0.counters.metadataFetches > applied.counters.metadataFetches }
+                daemon.kill()
+                _ = try await daemon.waitForExit()
+            }
+            service.serve(
+                document(
+                    [ad("p1-a1", start: podStart, extra: "&sig=2", on: service), ad("p1-a2", start: podStart + 12_000, on: service),
+                        ad("p1-b2", start: podStart + 12_000, on: service)], rangeEnd: podStart + 24_002))
+            try await withDaemon(arguments, environment: environment) { daemon in
+                try await daemon.waitForStatus("resumed, the ad listed again") { $0.dataRange?.end == podStart + 24_002 }
+                feed.play(to: podStart + 26_000)
+                daemon.send(feed.takeLines())
+                let report = try await daemon.waitForStatus("the replacement's complete done") { $0.state(ofAd: "p1-b2", .complete) == .done }
+                #expect(daemon.stderrLines.contains { $0.contains("session resumed from the journal") })
+                #expect(report.events(ofAd: "p1-a2").allSatisfy { $0.heldBack == .withdrawn }, "\(report.jsonLine())")
+                try await finish(daemon)
+            }
+            expectEachPlaybackEventOnce(service, ads: ["p1-a1", "p1-b2"])
+            #expect(service.beacons.filter { ($0.query ?? "").contains("ad=p1-a2") }.isEmpty, "\(service.beaconSummary)")
+            for (type, signature) in [(TrackingEventType.start, "sig=1"), (.firstQuartile, "sig=1"), (.midpoint, "sig=2"), (.complete, "sig=2")] {
+                #expect(service.beacons(ad: "p1-a1", type).allSatisfy { ($0.query ?? "").contains(signature) }, "\(type)")
+            }
+        }
+    }
+
     /// Finding 5c, as Harmonic's live capture has it: the second ad cut to 468 ms at the live edge.
     /// After playing it whole, only what lies inside 468 ms + 500 ms has fired; the rest waits.
     func playTheCutAd(_ service: AdService, _ daemon: DaemonProcess) async throws {
