@@ -231,15 +231,33 @@ struct CurlHTTPClientTests {
         }
     }
 
-    @Test func aBodyCutOffMidwayIsAConnectionFailure() async throws {
+    /// The host answered: what broke after that is the URL's, not a sign the host is down.
+    @Test func aBodyCutOffMidwayIsATransferFailure() async throws {
         try await withServer(handler: { _ in .cutOff(Array(#"{"dataRange": {"start": 1}}"#.utf8), after: 10) }) { server, client, _ in
             let error = await #expect(throws: HTTPClientError.self) {
                 try await client.send(get(server.baseURL + "/cut"))
             }
-            guard case .connectionFailed = error else {
-                Issue.record("expected connectionFailed, got \(String(describing: error))")
+            guard case .transferFailed = error else {
+                Issue.record("expected transferFailed, got \(String(describing: error))")
                 return
             }
+            #expect(error?.isHostUnreachable == false)
+        }
+    }
+
+    @Test func aRedirectToAHostThatRefusesIsATransferFailureOfTheURL() async throws {
+        let gone = try await HTTPServer.start(host: "127.0.0.1", port: 0) { _ in .status(200) }
+        let target = gone.baseURL + "/pixel"
+        await gone.stop()
+        try await withServer(handler: { _ in .redirect(to: target) }) { server, client, _ in
+            let error = await #expect(throws: HTTPClientError.self) {
+                try await client.send(get(server.baseURL + "/moved"))
+            }
+            guard case .transferFailed = error else {
+                Issue.record("expected transferFailed, got \(String(describing: error))")
+                return
+            }
+            #expect(error?.isHostUnreachable == false)
         }
     }
 
@@ -266,6 +284,7 @@ struct CurlHTTPClientTests {
             return
         }
         #expect(!reason.contains("secret"))
+        #expect(error?.isHostUnreachable == true)
     }
 
     @Test func sequentialRequestsReuseTheConnection() async throws {

@@ -24,8 +24,13 @@ import Testing
         BeaconSender.Result(url: url, outcome: .answered(status: status), latencyMilliseconds: 1)
     }
 
+    static func failure(_ error: HTTPClientError, url: String = "") -> BeaconSender.Result {
+        BeaconSender.Result(url: url, outcome: .failed(error), latencyMilliseconds: 0)
+    }
+
     static let ok = result(200)
     static let unavailable = result(503)
+    static let refused = failure(.connectionFailed("Connection refused"))
 
     func queue(perHost: Int = 6, total: Int = 32, _ deliveries: [BeaconDelivery]) -> DeliveryQueue {
         var queue = DeliveryQueue(perHostLimit: perHost, totalLimit: total)
@@ -54,23 +59,105 @@ import Testing
         var queue = queue([Self.delivery("http://a.example/1", dueAt: 10)])
         let first = queue.start(now: 10)
         queue.add(Self.delivery("http://a.example/2", dueAt: 20))
-        _ = queue.finish(first[0].key, verdict: .retry(at: 30, reason: "HTTP 503"), result: Self.unavailable, now: 25)
-        // The retry became due first: the newer delivery does not overtake it while it backs off.
+        _ = queue.finish(first[0].key, verdict: .retry(at: 30, reason: "refused"), result: Self.refused, now: 25)
+        // The retry became due first: while its host cannot be reached, the newer delivery does not
+        // overtake it.
         #expect(queue.start(now: 25).isEmpty)
         #expect(queue.start(now: 30).map(\.key.url) == ["http://a.example/1"])
         _ = queue.finish(first[0].key, verdict: .delivered, result: Self.ok, now: 31)
         #expect(queue.start(now: 31).map(\.key.url) == ["http://a.example/2"])
     }
 
+    // MARK: Failures belong to what failed
+
+    /// Seventeen deliveries to one host, one of them the first to get `outcome`: whatever the
+    /// answer, the other sixteen leave at the host's full width while the bad one waits on its own.
+    @Test(arguments: [500, 503, 429, 404, 400, 410])
+    func anAnswerOfAnyStatusNeverHoldsBackTheHostsOtherURLs(status: Int) {
+        var queue = queue(perHost: 6, (1...17).map { Self.delivery("http://a.example/\($0)", dueAt: Milliseconds($0)) })
+        var running = queue.start(now: 10).map(\.key)
+        #expect(running.count == 6)
+        let verdict: RetryPolicy.Verdict =
+            RetryPolicy.retries(status: status) ? .retry(at: 60_000, reason: "HTTP \(status)") : .failed(reason: "HTTP \(status), not retried")
+        _ = queue.finish(running.removeFirst(), verdict: verdict, result: Self.result(status), now: 11)
+        var time: Milliseconds = 12
+        var widths: [Int] = []
+        running += queue.start(now: time).map(\.key)
+        while !running.isEmpty {
+            widths.append(running.count)
+            _ = queue.finish(running.removeFirst(), verdict: .delivered, result: Self.ok, now: time)
+            time += 1
+            running += queue.start(now: time).map(\.key)
+        }
+        #expect(widths.first == 6, "the host keeps its full width after the answer \(status)")
+        let others = queue.deliveries.values.filter { $0.key.url != "http://a.example/1" }
+        #expect(others.count == 16 && others.allSatisfy { $0.state == .delivered && $0.attempts == 1 })
+        #expect(time < 60_000, "none of them waited for the bad URL's backoff")
+    }
+
+    /// Outcomes after the request reached the host: a timeout once sent (a host that accepts and
+    /// never answers), a body cut off or a redirect that led nowhere, too many redirects, too large.
+    @Test(arguments: [
+        HTTPClientError.timedOut, .transferFailed("Couldn't connect to server"), .tooManyRedirects, .responseTooLarge(limit: 0),
+    ])
+    func aFailureAfterTheHostWasReachedIsTheURLsOwn(error: HTTPClientError) {
+        var queue = queue(perHost: 2, (1...4).map { Self.delivery("http://a.example/\($0)", dueAt: Milliseconds($0)) })
+        #expect(queue.start(now: 10).count == 2)
+        _ = queue.finish(Self.key("http://a.example/1"), verdict: .retry(at: 9_000, reason: "\(error)"), result: Self.failure(error), now: 20)
+        #expect(queue.start(now: 20).map(\.key.url) == ["http://a.example/3"])
+        _ = queue.finish(Self.key("http://a.example/2"), verdict: .delivered, result: Self.ok, now: 21)
+        #expect(queue.start(now: 21).map(\.key.url) == ["http://a.example/4"])
+        #expect(queue.deliveries[Self.key("http://a.example/1")]?.nextAttemptAt == 9_000, "its own backoff stands")
+    }
+
+    @Test(arguments: [HTTPClientError.connectionFailed("Connection refused"), .connectionFailed("Could not resolve host"), .connectTimedOut])
+    func aConnectionFailureMakesTheHostLookDown(error: HTTPClientError) {
+        var queue = queue(perHost: 2, (1...4).map { Self.delivery("http://a.example/\($0)", dueAt: Milliseconds($0)) })
+        queue.add(Self.delivery("http://b.example/1", dueAt: 5))
+        #expect(queue.start(now: 10).count == 3)
+        _ = queue.finish(Self.key("http://a.example/1"), verdict: .retry(at: 100, reason: "\(error)"), result: Self.failure(error), now: 20)
+        _ = queue.finish(Self.key("http://b.example/1"), verdict: .delivered, result: Self.ok, now: 20)
+        #expect(queue.start(now: 20).isEmpty, "the host's backlog waits")
+        _ = queue.finish(Self.key("http://a.example/2"), verdict: .delivered, result: Self.ok, now: 30)
+        // An answer while a probe is due says the host is up: it recovers, 2 at once.
+        #expect(queue.start(now: 30).map(\.key.url) == ["http://a.example/1", "http://a.example/3"])
+    }
+
+    @Test func aFailingHostIsNotProbedByAURLSittingOutItsOwnBackoff() {
+        var queue = queue(perHost: 2, (1...3).map { Self.delivery("http://a.example/\($0)", dueAt: Milliseconds($0)) })
+        _ = queue.start(now: 10)
+        _ = queue.finish(Self.key("http://a.example/1"), verdict: .retry(at: 50_000, reason: "HTTP 500"), result: Self.result(500), now: 11)
+        _ = queue.finish(Self.key("http://a.example/2"), verdict: .retry(at: 200, reason: "refused"), result: Self.refused, now: 12)
+        #expect(queue.start(now: 150).isEmpty, "the probe waits out the host's backoff")
+        #expect(queue.start(now: 200).map(\.key.url) == ["http://a.example/2"], "not behind the 500's backoff")
+        _ = queue.finish(Self.key("http://a.example/2"), verdict: .delivered, result: Self.ok, now: 210)
+        #expect(queue.start(now: 210).map(\.key.url) == ["http://a.example/3"])
+        #expect(queue.deliveries[Self.key("http://a.example/1")]?.nextAttemptAt == 50_000)
+    }
+
+    @Test func hostSignalOfEachOutcome() {
+        let reached: [BeaconSender.Result.Outcome] = [
+            .answered(status: 200), .answered(status: 500), .answered(status: 429), .answered(status: 404), .failed(.timedOut),
+            .failed(.transferFailed("x")), .failed(.tooManyRedirects), .failed(.responseTooLarge(limit: 1)),
+        ]
+        let unreachable: [BeaconSender.Result.Outcome] = [.failed(.connectionFailed("x")), .failed(.connectTimedOut)]
+        let none: [BeaconSender.Result.Outcome] = [
+            .failed(.cancelled), .failed(.invalidURL("x")), .failed(.unsupportedScheme("ftp")), .refused("x"), .notSent,
+        ]
+        #expect(reached.allSatisfy { HostSignal($0) == .reached })
+        #expect(unreachable.allSatisfy { HostSignal($0) == .unreachable })
+        #expect(none.allSatisfy { HostSignal($0) == HostSignal.none })
+    }
+
     // MARK: A failing host
 
-    /// Five deliveries to one host, all in flight, then all answered 503 at `now`, retried at 100 + n.
+    /// Five deliveries to one host, all in flight, then all refused at `now`, retried at 100 + n.
     func failingHost() -> DeliveryQueue {
         var queue = queue(perHost: 6, (1...5).map { Self.delivery("http://a.example/\($0)", dueAt: Milliseconds($0)) })
         #expect(queue.start(now: 10).count == 5)
         for n in 1...5 {
             _ = queue.finish(
-                Self.key("http://a.example/\(n)"), verdict: .retry(at: 100 + Milliseconds(n), reason: "HTTP 503"), result: Self.unavailable, now: 20)
+                Self.key("http://a.example/\(n)"), verdict: .retry(at: 100 + Milliseconds(n), reason: "refused"), result: Self.refused, now: 20)
         }
         return queue
     }
@@ -81,7 +168,7 @@ import Testing
         // All five are due by 105, yet only the oldest goes, one request at a time.
         #expect(queue.start(now: 105).map(\.key.url) == ["http://a.example/1"])
         #expect(queue.start(now: 105).isEmpty)
-        _ = queue.finish(Self.key("http://a.example/1"), verdict: .retry(at: 200, reason: "HTTP 503"), result: Self.unavailable, now: 110)
+        _ = queue.finish(Self.key("http://a.example/1"), verdict: .retry(at: 200, reason: "refused"), result: Self.refused, now: 110)
         #expect(queue.start(now: 150).isEmpty, "the probe waits out its own backoff")
         #expect(queue.start(now: 200).map(\.key.url) == ["http://a.example/1"])
         // It goes through: the others follow at once, oldest first, two at a time to begin with.
@@ -92,7 +179,7 @@ import Testing
     @Test func aRecoveringHostGetsTwiceAsManyRequestsWithEachAnswerUpToItsLimit() {
         var queue = queue(perHost: 6, (1...20).map { Self.delivery("http://a.example/\($0)", dueAt: Milliseconds($0)) })
         var running = queue.start(now: 30).map(\.key)
-        for key in running { _ = queue.finish(key, verdict: .retry(at: 40, reason: "timed out"), result: Self.unavailable, now: 31) }
+        for key in running { _ = queue.finish(key, verdict: .retry(at: 40, reason: "refused"), result: Self.refused, now: 31) }
         running = queue.start(now: 40).map(\.key)
         #expect(running.map(\.url) == ["http://a.example/1"])
         var widths: [Int] = []
@@ -114,30 +201,33 @@ import Testing
     @Test func aFailingHostIsNotProbedWhileRequestsToItAreInFlight() {
         var queue = queue(perHost: 6, (1...3).map { Self.delivery("http://a.example/\($0)", dueAt: Milliseconds($0)) })
         _ = queue.start(now: 10)
-        _ = queue.finish(Self.key("http://a.example/1"), verdict: .retry(at: 50, reason: "timed out"), result: Self.unavailable, now: 20)
+        _ = queue.finish(Self.key("http://a.example/1"), verdict: .retry(at: 50, reason: "refused"), result: Self.refused, now: 20)
         #expect(queue.start(now: 60).isEmpty)
-        _ = queue.finish(Self.key("http://a.example/2"), verdict: .retry(at: 50, reason: "timed out"), result: Self.unavailable, now: 61)
-        _ = queue.finish(Self.key("http://a.example/3"), verdict: .retry(at: 50, reason: "timed out"), result: Self.unavailable, now: 62)
+        _ = queue.finish(Self.key("http://a.example/2"), verdict: .retry(at: 50, reason: "refused"), result: Self.refused, now: 61)
+        _ = queue.finish(Self.key("http://a.example/3"), verdict: .retry(at: 50, reason: "refused"), result: Self.refused, now: 62)
         #expect(queue.start(now: 62).map(\.key.url) == ["http://a.example/1"])
     }
 
-    @Test func aRefusingAnswerSaysTheHostIsReachableAgain() {
+    /// Any answer, a refusal or a 5xx as much as a success, and a request sent that timed out, say
+    /// the host is reachable again: the others follow, two at first, whatever became of the probe.
+    @Test(arguments: [
+        BeaconSender.Result.Outcome.answered(status: 404), .answered(status: 503), .answered(status: 429), .failed(.timedOut),
+        .failed(.tooManyRedirects),
+    ])
+    func aProbeThatReachesTheHostEndsItsFailure(outcome: BeaconSender.Result.Outcome) {
         var queue = failingHost()
         #expect(queue.start(now: 105).map(\.key.url) == ["http://a.example/1"])
-        _ = queue.finish(Self.key("http://a.example/1"), verdict: .failed(reason: "HTTP 404, not retried"), result: Self.result(404), now: 106)
-        // The others keep their own backoff, no longer one at a time: two at first.
-        #expect(queue.start(now: 106).map(\.key.url) == ["http://a.example/2", "http://a.example/3"])
+        let result = BeaconSender.Result(url: "http://a.example/1", outcome: outcome, latencyMilliseconds: 1)
+        _ = queue.finish(Self.key("http://a.example/1"), verdict: .failed(reason: "given up"), result: result, now: 106)
+        #expect(queue.start(now: 106).map(\.key.url) == ["http://a.example/2", "http://a.example/3"], "after \(outcome)")
     }
 
-    @Test func aGiveUpOnA5xxOrNoAnswerKeepsTheHostFailing() {
-        let outcomes: [BeaconSender.Result.Outcome] = [.answered(status: 503), .answered(status: 429), .failed(.timedOut), .failed(.tooManyRedirects)]
-        for outcome in outcomes {
-            var queue = failingHost()
-            #expect(queue.start(now: 105).map(\.key.url) == ["http://a.example/1"])
-            let result = BeaconSender.Result(url: "http://a.example/1", outcome: outcome, latencyMilliseconds: 1)
-            _ = queue.finish(Self.key("http://a.example/1"), verdict: .failed(reason: "gave up: max age"), result: result, now: 106)
-            #expect(queue.start(now: 106).map(\.key.url) == ["http://a.example/2"], "after \(outcome)")
-        }
+    @Test(arguments: [HTTPClientError.connectionFailed("Connection refused"), .connectTimedOut])
+    func aGiveUpAfterAConnectionFailureKeepsTheHostFailing(error: HTTPClientError) {
+        var queue = failingHost()
+        #expect(queue.start(now: 105).map(\.key.url) == ["http://a.example/1"])
+        _ = queue.finish(Self.key("http://a.example/1"), verdict: .failed(reason: "gave up: max age"), result: Self.failure(error), now: 106)
+        #expect(queue.start(now: 106).map(\.key.url) == ["http://a.example/2"], "after \(error)")
     }
 
     @Test func aFailingHostLeavesTheOthersAlone() {
@@ -181,8 +271,8 @@ import Testing
         for round in 0..<5 {
             let time = 201 + Milliseconds(round)
             for url in started {
-                let verdict: RetryPolicy.Verdict = url.contains("slow") ? .retry(at: 10_000, reason: "timed out") : .delivered
-                #expect(queue.finish(Self.key(url), verdict: verdict, result: Self.result(url.contains("slow") ? 503 : 200), now: time) != nil)
+                let verdict: RetryPolicy.Verdict = url.contains("slow") ? .retry(at: 10_000, reason: "refused") : .delivered
+                #expect(queue.finish(Self.key(url), verdict: verdict, result: url.contains("slow") ? Self.refused : Self.ok, now: time) != nil)
             }
             started = queue.start(now: time).map(\.key.url)
             #expect(started.filter { $0.contains("slow") }.count <= 2)
@@ -285,21 +375,22 @@ import Testing
         #expect(queue.dueCount == 1 && queue.inFlightCount == 0)
     }
 
-    @Test func aSuccessBringsTheHostsWaitingDeliveriesForwardAndNoOthers() {
-        var queue = queue(perHost: 1, [
-            Self.delivery("http://a.example/1", dueAt: 1), Self.delivery("http://a.example/2", dueAt: 2, nextAttemptAt: 20_000),
-            Self.delivery("http://a.example/3", dueAt: 3, nextAttemptAt: 10_000), Self.delivery("https://a.example/4", dueAt: 4, nextAttemptAt: 10_000),
-            Self.delivery("http://b.example/5", dueAt: 5, nextAttemptAt: 10_000), Self.delivery("http://a.example/6", dueAt: 6, nextAttemptAt: 500),
-        ])
-        #expect(queue.start(now: 1000).map(\.key.url) == ["http://a.example/1"])
+    /// A request that reaches the host ends the backoffs its unreachability set, on that host only;
+    /// a backoff after a URL's own failure stands.
+    @Test func reachingTheHostBringsForwardWhatWaitedForItAndNothingElse() {
+        let urls = ["http://a.example/1", "http://a.example/2", "http://a.example/3", "https://a.example/4", "http://b.example/5"]
+        var queue = queue(perHost: 6, urls.enumerated().map { Self.delivery($1, dueAt: Milliseconds($0)) })
+        #expect(queue.start(now: 10).count == 5)
+        _ = queue.finish(Self.key("http://a.example/3"), verdict: .retry(at: 10_000, reason: "HTTP 500"), result: Self.result(500), now: 11)
+        _ = queue.finish(Self.key("http://a.example/2"), verdict: .retry(at: 20_000, reason: "refused"), result: Self.refused, now: 12)
+        _ = queue.finish(Self.key("https://a.example/4"), verdict: .retry(at: 10_000, reason: "refused"), result: Self.refused, now: 13)
+        _ = queue.finish(Self.key("http://b.example/5"), verdict: .retry(at: 10_000, reason: "refused"), result: Self.refused, now: 14)
         _ = queue.finish(Self.key("http://a.example/1"), verdict: .delivered, result: Self.ok, now: 1000)
         let next = { (url: String) in queue.deliveries[Self.key(url)]?.nextAttemptAt }
         #expect(next("http://a.example/2") == 1000)
-        #expect(next("http://a.example/3") == 1000)
-        #expect(next("http://a.example/6") == 500, "already due: left as it was")
+        #expect(next("http://a.example/3") == 10_000, "its URL's own backoff")
         #expect(next("https://a.example/4") == 10_000, "another scheme is another host")
         #expect(next("http://b.example/5") == 10_000)
-        // Still oldest first, one at a time on the host.
         #expect(queue.start(now: 1000).map(\.key.url) == ["http://a.example/2"])
     }
 
@@ -460,7 +551,8 @@ import Testing
                     case 1: .retry(at: now + Milliseconds.random(in: 0...300, using: &random), reason: "HTTP 503")
                     default: .failed(reason: "HTTP 404")
                     }
-                #expect(queue.finish(key, verdict: verdict, result: Self.unavailable, now: now) != nil)
+                let result = [Self.unavailable, Self.refused, Self.failure(.timedOut), Self.ok].randomElement(using: &random)!
+                #expect(queue.finish(key, verdict: verdict, result: result, now: now) != nil)
             case 85..<92:
                 guard let key = inFlight.randomElement(using: &random) else { break }
                 #expect(queue.interrupt(key, now: now)?.resend == true)

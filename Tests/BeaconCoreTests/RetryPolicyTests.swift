@@ -69,7 +69,7 @@ import Testing
         #expect(reason.contains("scheme 'ftp' is not http or https"))
     }
 
-    @Test(arguments: [HTTPClientError.timedOut, .connectionFailed("Connection refused"), .cancelled])
+    @Test(arguments: [HTTPClientError.timedOut, .connectTimedOut, .connectionFailed("Connection refused"), .transferFailed("reset"), .cancelled])
     func errorsThatMayPassAreRetried(error: HTTPClientError) {
         guard case .retry(_, let reason) = verdict(.failed(error)) else {
             Issue.record("\(error) was not retried")

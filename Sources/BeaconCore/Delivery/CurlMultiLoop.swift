@@ -267,6 +267,8 @@ private final class CurlTransfer {
     private var overflowed = false
     private var location: String?
     private var retryAfter: String?
+    /// A response began, from the URL's host or a redirect target: that host was reached.
+    private var answered = false
 
     private init(_ submission: CurlMultiLoop.Submission, host: String, easy: UnsafeMutableRawPointer) {
         self.id = submission.id
@@ -383,6 +385,7 @@ private final class CurlTransfer {
         if Self.starts(line, with: "http/") {
             // A new response (after a redirect, or a 100 Continue): what an earlier one asked does not hold.
             retryAfter = nil
+            answered = true
         } else if let value = Self.value(of: "location:", in: line) {
             location = value
         } else if let value = Self.value(of: "retry-after:", in: line) {
@@ -420,7 +423,7 @@ private final class CurlTransfer {
                 HTTPClientResponse(
                     status: status, finalURL: finalURL, body: body, latencyMilliseconds: milliseconds, retryAfter: retryAfter))
         case CURLE_OPERATION_TIMEDOUT:
-            return .failure(.timedOut)
+            return .failure(sentRequest ? .timedOut : .connectTimedOut)
         case CURLE_TOO_MANY_REDIRECTS:
             return .failure(.tooManyRedirects)
         case CURLE_UNSUPPORTED_PROTOCOL:
@@ -433,8 +436,16 @@ private final class CurlTransfer {
         case CURLE_URL_MALFORMAT:
             return .failure(.invalidURL(CurlHTTPClient.redacted(requestURL)))
         default:
-            return .failure(.connectionFailed(String(cString: curl_easy_strerror(code))))
+            let reason = String(cString: curl_easy_strerror(code))
+            return .failure(answered ? .transferFailed(reason) : .connectionFailed(reason))
         }
+    }
+
+    /// Whether a request went out on a connection: a timeout before that is the host's, not the URL's.
+    private var sentRequest: Bool {
+        var bytes = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_REQUEST_SIZE, &bytes)
+        return bytes > 0
     }
 
     /// curl reads 0 as "no timeout"; anything configured means at least 1 ms.

@@ -2,10 +2,14 @@
 ///
 /// Pure and clock-free: callers pass the time in. Due deliveries start oldest first, at most
 /// `perHostLimit` in flight to one host and `totalLimit` in all, so one slow or failing ad server
-/// cannot starve the others and a backlog never leaves as a herd. While a host fails (no answer,
-/// 5xx or 429), only its oldest due delivery is tried, one request at a time, on its own backoff;
-/// when that one goes through, the others follow oldest first, 2 at once, then twice as many with
-/// each answer up to `perHostLimit`.
+/// cannot starve the others and a backlog never leaves as a herd.
+///
+/// Failures belong to what failed. An HTTP answer, whatever its status, and a request sent that
+/// got no answer in time are about their URL alone: that delivery retries on its own backoff (or
+/// is given up) and every other one goes on. Only a host that cannot be reached (see
+/// ``HostSignal``) looks down: then its own backlog waits and only its oldest due delivery is
+/// tried, one request at a time; once a request reaches it again, the others follow oldest first,
+/// 2 at once, then twice as many with each answer up to `perHostLimit`. Other hosts go on meanwhile.
 public struct DeliveryQueue: Sendable {
     public typealias Key = BeaconDelivery.Key
 
@@ -20,10 +24,11 @@ public struct DeliveryQueue: Sendable {
     private var arrivals = 0
     /// How many of `waiting` go to each host: `start` stops scanning once no host can take more.
     private var waitingPerHost: [String: Int] = [:]
-    /// Hosts with a waiting delivery that sits out a backoff: only theirs need waking when they answer.
+    /// Hosts with a waiting delivery that sits out a backoff because the host could not be reached:
+    /// only theirs need waking when the host is reached again.
     private var backedOffHosts: Set<String> = []
     private var inFlightPerHost: [String: Int] = [:]
-    /// Hosts whose last request got no answer, a 5xx or a 429.
+    /// Hosts whose last request could not reach them.
     private var failingHosts: Set<String> = []
     /// The in-flight limit of hosts answering again after failures: it doubles with each answer up
     /// to `perHostLimit`, so a backlog leaves in order and not as a herd.
@@ -38,6 +43,8 @@ public struct DeliveryQueue: Sendable {
         var dueAt: Milliseconds
         var nextAttemptAt: Milliseconds
         var arrival: Int
+        /// Its backoff waits for the host to be reachable again, not for its URL to do better.
+        var waitsForHost: Bool
     }
 
     public init(perHostLimit: Int = 6, totalLimit: Int = 32) {
@@ -77,9 +84,14 @@ public struct DeliveryQueue: Sendable {
             defer { index += 1 }
             let host = waiting[index].host
             guard open.contains(host) else { continue }
-            // A failing host is probed by its oldest delivery alone, ready or not.
-            if failingHosts.contains(host) { open.remove(host) }
-            guard waiting[index].nextAttemptAt <= now, var running = deliveries[waiting[index].key] else { continue }
+            let ready = waiting[index].nextAttemptAt <= now
+            if failingHosts.contains(host) {
+                // A failing host is probed by its oldest delivery alone, ready or not; one sitting out
+                // the backoff of its own URL's failure says nothing about the host and is passed over.
+                if !ready && !waiting[index].waitsForHost { continue }
+                open.remove(host)
+            }
+            guard ready, var running = deliveries[waiting[index].key] else { continue }
             taken.append(index)
             inFlightPerHost[host, default: 0] += 1
             inFlightCount += 1
@@ -111,27 +123,31 @@ public struct DeliveryQueue: Sendable {
         if case .answered(let status) = result.outcome { delivery.lastStatus = status }
         delivery.resend = false
         delivery.updatedAt = now
+        let signal = HostSignal(result.outcome)
+        switch signal {
+        case .reached:
+            reached(host)
+            retryNow(host: host, now: now)
+        case .unreachable:
+            failingHosts.insert(host)
+            recoveringLimits[host] = nil
+        case .none:
+            break
+        }
         switch verdict {
         case .delivered:
             delivery.state = .delivered
             delivery.lastError = nil
-            answered(host)
-            retryNow(host: host, now: now)
         case .retry(let time, let reason):
             delivery.state = .due
             delivery.lastError = reason
             delivery.nextAttemptAt = time
-            failingHosts.insert(host)
-            recoveringLimits[host] = nil
         case .failed(let reason):
             delivery.state = .failed
             delivery.lastError = reason
-            // An answer, even a refusal, says the host is reachable again; a 5xx or 429 given up
-            // at the max age does not.
-            if case .answered(let status) = result.outcome, !RetryPolicy.retries(status: status) { answered(host) }
         }
         deliveries[key] = delivery
-        if delivery.state == .due { enqueue(delivery) }
+        if delivery.state == .due { enqueue(delivery, waitsForHost: signal == .unreachable) }
         return delivery
     }
 
@@ -194,15 +210,15 @@ public struct DeliveryQueue: Sendable {
         }
     }
 
-    private mutating func enqueue(_ delivery: BeaconDelivery) {
+    private mutating func enqueue(_ delivery: BeaconDelivery, waitsForHost: Bool = false) {
         arrivals += 1
         let entry = Waiting(
             key: delivery.key, host: URLPolicy.hostKey(of: delivery.key.url), dueAt: delivery.dueAt,
-            nextAttemptAt: delivery.nextAttemptAt, arrival: arrivals)
+            nextAttemptAt: delivery.nextAttemptAt, arrival: arrivals, waitsForHost: waitsForHost)
         let index = waiting.partitionPoint { $0.dueAt <= entry.dueAt }
         waiting.insert(entry, at: index)
         waitingPerHost[entry.host, default: 0] += 1
-        if entry.nextAttemptAt > entry.dueAt { backedOffHosts.insert(entry.host) }
+        if waitsForHost { backedOffHosts.insert(entry.host) }
     }
 
     /// Takes the entries at `offsets` (ascending) out of the line, keeping the order of the rest.
@@ -231,17 +247,20 @@ public struct DeliveryQueue: Sendable {
         return host
     }
 
-    /// A host answered: a failing one starts recovering with 2 requests at once, a recovering one
-    /// doubles its limit.
-    private mutating func answered(_ host: String) {
+    /// A request reached the host: a failing one starts recovering with 2 requests at once, a
+    /// recovering one doubles its limit.
+    private mutating func reached(_ host: String) {
         let limit = failingHosts.remove(host) != nil ? 2 : (recoveringLimits[host].map { $0 * 2 } ?? perHostLimit)
         recoveringLimits[host] = limit < perHostLimit ? limit : nil
     }
 
-    /// A host answered: what waits out a backoff for it may go now.
+    /// A request reached the host: what waits out a backoff because it could not be reached may go
+    /// now. A backoff after the URL's own failure stands.
     private mutating func retryNow(host: String, now: Milliseconds) {
         guard backedOffHosts.remove(host) != nil else { return }
-        for index in waiting.indices where waiting[index].host == host && waiting[index].nextAttemptAt > now {
+        for index in waiting.indices
+        where waiting[index].host == host && waiting[index].waitsForHost && waiting[index].nextAttemptAt > now {
+            waiting[index].waitsForHost = false
             waiting[index].nextAttemptAt = now
             deliveries[waiting[index].key]?.nextAttemptAt = now
         }

@@ -60,10 +60,18 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// The URL, or a redirect target, is not http or https.
     case unsupportedScheme(String)
     case invalidURL(String)
+    /// The request was sent and no whole answer came back within the total timeout.
     case timedOut
+    /// No connection to the URL's host within the connect timeout: the request never left.
+    case connectTimedOut
     case tooManyRedirects
     case responseTooLarge(limit: Int)
+    /// The URL's host could not be reached (DNS, refused, TLS), or dropped the connection before
+    /// any answer.
     case connectionFailed(String)
+    /// The transfer broke after the URL's host had answered: a body cut off, or a redirect target
+    /// that could not be reached.
+    case transferFailed(String)
     case cancelled
 
     public var description: String {
@@ -71,10 +79,21 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .unsupportedScheme(let scheme): "unsupported scheme '\(scheme)' (only http and https)"
         case .invalidURL(let url): "invalid URL '\(url)'"
         case .timedOut: "timed out"
+        case .connectTimedOut: "connect timed out"
         case .tooManyRedirects: "too many redirects"
         case .responseTooLarge(let limit): "response larger than \(limit) bytes"
         case .connectionFailed(let reason): "connection failed: \(reason)"
+        case .transferFailed(let reason): "transfer failed after the host answered: \(reason)"
         case .cancelled: "cancelled"
+        }
+    }
+
+    /// Whether the failure says the URL's host itself cannot be reached now, rather than something
+    /// about this one URL: only then is the host's other traffic held back.
+    public var isHostUnreachable: Bool {
+        switch self {
+        case .connectTimedOut, .connectionFailed: true
+        case .unsupportedScheme, .invalidURL, .timedOut, .tooManyRedirects, .responseTooLarge, .transferFailed, .cancelled: false
         }
     }
 }

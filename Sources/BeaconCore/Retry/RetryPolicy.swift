@@ -74,7 +74,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Whether a request that got no answer for this reason may succeed later.
     static func mayPass(_ error: HTTPClientError) -> Bool {
         switch error {
-        case .timedOut, .connectionFailed, .cancelled: true
+        case .timedOut, .connectTimedOut, .connectionFailed, .transferFailed, .cancelled: true
         case .unsupportedScheme, .invalidURL, .tooManyRedirects, .responseTooLarge: false
         }
     }
