@@ -17,7 +17,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     public struct Configuration: Sendable, Equatable {
         /// Longest wait for a TCP (and TLS) connection to be established.
         public var connectTimeout: Duration
-        /// Longest time for a whole request, redirects included.
+        /// Longest time for a whole request, redirects included, from when it is handed to libcurl:
+        /// time waiting for one of the host's connections does not count.
         public var totalTimeout: Duration
         /// Redirects followed before the request fails with `.tooManyRedirects`.
         public var maxRedirects: Int
@@ -29,13 +30,16 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         /// The `User-Agent` header, e.g. `beaconctl/1.0`; `nil` sends none.
         public var userAgent: String?
 
+        /// Connections to one host by default; the daemon keeps as many beacon requests in flight to a host.
+        public static let defaultMaxConnectionsPerHost = 6
+
         /// Defaults: 5 s to connect, 10 s in total, 5 redirects, 6 connections per host, 128 in all
         /// (6 to each of 20 ad and verification hosts at once).
         public init(
             connectTimeout: Duration = .seconds(5),
             totalTimeout: Duration = .seconds(10),
             maxRedirects: Int = 5,
-            maxConnectionsPerHost: Int = 6,
+            maxConnectionsPerHost: Int = defaultMaxConnectionsPerHost,
             maxTotalConnections: Int = 128,
             userAgent: String? = "beaconctl"
         ) {
@@ -93,7 +97,6 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         reporting report: @escaping @Sendable (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void
     ) async {
         guard !requests.isEmpty else { return }
-        let start = ContinuousClock.now
         let ids = loop.makeTransferIDs(count: requests.count)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (allReported: CheckedContinuation<Void, Never>) in
@@ -109,7 +112,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
                     if let refusal = Self.refusal(of: request.url) {
                         complete(.failure(refusal))
                     } else {
-                        submissions.append(.init(id: ids.lowerBound + UInt64(index), request: request, start: start, complete: complete))
+                        submissions.append(.init(id: ids.lowerBound + UInt64(index), request: request, complete: complete))
                     }
                 }
                 loop.submit(submissions)

@@ -23,7 +23,6 @@ final class CurlMultiLoop: @unchecked Sendable {
     struct Submission: Sendable {
         var id: UInt64
         var request: HTTPClientRequest
-        var start: ContinuousClock.Instant
         var complete: Completion
     }
 
@@ -275,20 +274,20 @@ private final class CurlTransfer {
         self.easy = easy
         self.complete = submission.complete
         self.host = host
-        self.start = submission.start
+        self.start = .now
         self.requestURL = submission.request.url
         self.limit = max(submission.request.maxResponseBytes, 0)
     }
 
-    /// The total timeout counts from the caller's request: time spent waiting for a slot is part of it.
+    /// The total timeout counts from here, when the request is handed to libcurl: time spent
+    /// waiting for a slot is not on the wire, and counting it would time out requests the server
+    /// already has, which would then be sent again.
     static func make(
         _ submission: CurlMultiLoop.Submission, host: String, configuration: CurlHTTPClient.Configuration
     ) -> Result<CurlTransfer, HTTPClientError> {
-        let timeLeft = configuration.totalTimeout - submission.start.duration(to: .now)
-        guard timeLeft > .zero else { return .failure(.timedOut) }
         guard let easy = curl_easy_init() else { return .failure(.connectionFailed("out of memory")) }
         let transfer = CurlTransfer(submission, host: host, easy: easy)
-        let code = transfer.configure(submission.request, configuration, timeLeft: timeLeft)
+        let code = transfer.configure(submission.request, configuration)
         guard code == CURLE_OK else {
             transfer.close()
             return .failure(.connectionFailed(String(cString: curl_easy_strerror(code))))
@@ -296,9 +295,7 @@ private final class CurlTransfer {
         return .success(transfer)
     }
 
-    private func configure(
-        _ request: HTTPClientRequest, _ configuration: CurlHTTPClient.Configuration, timeLeft: Duration
-    ) -> CURLcode {
+    private func configure(_ request: HTTPClientRequest, _ configuration: CurlHTTPClient.Configuration) -> CURLcode {
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         var steps: [() -> CURLcode] = [
             { ccurl_easy_setopt_long(self.easy, CURLOPT_NOSIGNAL, 1) },
@@ -308,7 +305,7 @@ private final class CurlTransfer {
             { ccurl_easy_setopt_long(self.easy, CURLOPT_FOLLOWLOCATION, 1) },
             { ccurl_easy_setopt_long(self.easy, CURLOPT_MAXREDIRS, max(configuration.maxRedirects, 0)) },
             { ccurl_easy_setopt_long(self.easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout)) },
-            { ccurl_easy_setopt_long(self.easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeLeft)) },
+            { ccurl_easy_setopt_long(self.easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(configuration.totalTimeout)) },
             { ccurl_easy_setopt_write_function(self.easy, CURLOPT_WRITEFUNCTION, curlWriteBody) },
             { ccurl_easy_setopt_pointer(self.easy, CURLOPT_WRITEDATA, userdata) },
             { ccurl_easy_setopt_write_function(self.easy, CURLOPT_HEADERFUNCTION, curlReadHeader) },
