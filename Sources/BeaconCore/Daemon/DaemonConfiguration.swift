@@ -13,10 +13,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var beaconMaxAge: Duration = .seconds(15 * 60)
     /// The waits between a beacon's retries.
     public var retryBackoff = Backoff()
-    /// Beacon requests in flight at once to one host. The HTTP client opens at most 6 connections
-    /// to a host; requests beyond that wait there for one, so a connection never idles while the
-    /// journal commits the next batch.
-    public var maxInFlightPerHost = 32
+    /// Beacon requests in flight at once to one host: as many as the HTTP client's connections to a
+    /// host, so that every delivery journaled in flight is really on the wire, and a restart after a
+    /// crash counts as possible re-sends only requests the server may have received.
+    public var maxInFlightPerHost = CurlHTTPClient.Configuration.defaultMaxConnectionsPerHost
     /// Beacon requests in flight at once in all.
     public var maxInFlight = 128
     /// Compute everything, send no beacon.
