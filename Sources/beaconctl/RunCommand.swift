@@ -88,7 +88,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         let configuration = settings.daemonConfiguration(version: Beaconctl.version)
 
-        let client = CurlHTTPClient(configuration: settings.httpClientConfiguration(userAgent: "beaconctl/\(Beaconctl.version)"))
+        let httpConfiguration = settings.httpClientConfiguration(userAgent: "beaconctl/\(Beaconctl.version)")
+        let client = CurlHTTPClient(configuration: httpConfiguration)
+        // Its own connections: beacon requests holding the metadata host's never delay a refresh.
+        let metadataClient = CurlHTTPClient(configuration: httpConfiguration)
         let notifier = NotifySocket(environment: environment).map { notifySocket in
             SystemdNotifier(
                 channel: notifySocket,
@@ -99,7 +102,7 @@ struct RunCommand: AsyncParsableCommand {
         startup.info("journal of beacon deliveries and sessions directory=\(stateDirectory)")
         let maxAge = configuration.beaconMaxAge.milliseconds
         let daemon = BeaconDaemon(
-            configuration: configuration, client: client,
+            configuration: configuration, client: client, metadataClient: metadataClient,
             journal: { () throws(JournalError) in
                 do throws(StateDirectoryLockError) { try lock.acquire() } catch { throw JournalError(reason: error.description) }
                 return try SQLiteBeaconJournal(directory: stateDirectory, beaconMaxAge: maxAge)
@@ -138,6 +141,7 @@ struct RunCommand: AsyncParsableCommand {
         var failure: (any Error)?
         do { try await group.run() } catch { failure = error }
         await client.shutdown()
+        await metadataClient.shutdown()
         if let failure { throw failure }
     }
 }

@@ -13,7 +13,8 @@ import ServiceLifecycle
 /// until a graceful shutdown or `stop()`, then drains: in-flight beacons get `drainTimeout` to finish.
 public actor BeaconDaemon: Service {
     private let configuration: DaemonConfiguration
-    private let client: any HTTPClient
+    /// Session init and metadata requests: a pool of their own, so they never wait behind beacon requests.
+    private let metadataClient: any HTTPClient
     private let sender: BeaconSender
     /// What every wait sleeps on: `ContinuousClock`, the clock of `time`'s instants.
     private let clock: any Clock<Duration>
@@ -108,6 +109,10 @@ public actor BeaconDaemon: Service {
     private let stopInput: AsyncStream<Void>.Continuation
 
     /// - Parameters:
+    ///   - client: sends beacon requests.
+    ///   - metadataClient: sends session init and metadata requests; give it its own connections
+    ///     (a second `CurlHTTPClient`), so that beacon requests holding a host's connections never
+    ///     delay a metadata refresh. Without it, `client` sends them too.
     ///   - journal: opens the durable journal of deliveries and sessions; without it the daemon
     ///     keeps everything in memory.
     ///   - time: the monotonic instant every schedule is counted on, and the wall clock for what is shown.
@@ -116,6 +121,7 @@ public actor BeaconDaemon: Service {
     public init(
         configuration: DaemonConfiguration,
         client: any HTTPClient,
+        metadataClient: (any HTTPClient)? = nil,
         journal: (@Sendable () throws(JournalError) -> any BeaconJournal)? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         time: TimeSource = .system,
@@ -124,7 +130,7 @@ public actor BeaconDaemon: Service {
         notify: @escaping @Sendable (DaemonNotification) -> Void = { _ in }
     ) {
         self.configuration = configuration
-        self.client = client
+        self.metadataClient = metadataClient ?? client
         self.sender = BeaconSender(client: client, quiet: configuration.quiet)
         self.clock = clock
         self.time = time
@@ -355,7 +361,7 @@ public actor BeaconDaemon: Service {
         while true {
             let failure: SessionInitError
             do {
-                return try await SessionInitializer(client: client).start(mediaURL: mediaURL)
+                return try await SessionInitializer(client: metadataClient).start(mediaURL: mediaURL)
             } catch {
                 failure = error
             }
@@ -421,7 +427,7 @@ public actor BeaconDaemon: Service {
         counters.metadataFetches += 1
         let response: HTTPClientResponse
         do {
-            response = try await client.send(HTTPClientRequest(url: trackingURL, maxResponseBytes: configuration.maxMetadataBytes))
+            response = try await metadataClient.send(HTTPClientRequest(url: trackingURL, maxResponseBytes: configuration.maxMetadataBytes))
         } catch {
             guard error != .cancelled, sessionGeneration == generation else { return configuration.metadataInterval.milliseconds }
             return metadataFailed(error.description)
