@@ -69,7 +69,7 @@ import Testing
             case .transfers:
                 [
                     Fault("body over the cap", "metadata: response larger than 8388608 bytes") { .endless([UInt8](repeating: 0x20, count: 65_536)) },
-                    Fault("body cut off", "metadata: connection failed") { .cutOff(Array(good.utf8), after: 100) },
+                    Fault("body cut off", "metadata: transfer failed after the host answered") { .cutOff(Array(good.utf8), after: 100) },
                     Fault("503 with Retry-After", "metadata: HTTP 503 (Retry-After 2.0s)") {
                         Response(status: 503, headers: [("Retry-After", "2")])
                     },
@@ -167,8 +167,9 @@ import Testing
         try await withFaultyMetadata(arguments: ["--http-timeout", "1"]) { metadata, sink, daemon in
             let good = Ads.document([Ads.pod(id: "p1", start: Self.podStart, on: sink)]).encodedJSON()
             let faults = [
-                // Offline, a resolver may also wait for its DNS server until the timeout.
-                Fault("DNS failure", "metadata: connection failed: Couldn't resolve host name", "metadata: timed out") {
+                // Offline, a resolver may also wait for its DNS server until the timeout. The redirect
+                // was answered: what fails after it is the URL's, not its host's.
+                Fault("DNS failure", "metadata: transfer failed after the host answered: Couldn't resolve host name", "metadata: timed out") {
                     .redirect(to: "http://metadata.invalid\(Self.trackingPath)?sessid=faults")
                 },
                 Fault("never answers", "metadata: timed out") { await .noAnswer() },
