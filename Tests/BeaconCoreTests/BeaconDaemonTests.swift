@@ -55,15 +55,17 @@ import Testing
         }
     }
 
-    /// Runs a daemon on `client` (and `journal`) while `body` runs, then stops it and waits for `run()` to end.
+    /// Runs a daemon on `client` (and `metadataClient`, `journal`) while `body` runs, then stops it
+    /// and waits for `run()` to end.
     func withDaemon(
-        _ configuration: DaemonConfiguration = configuration(), client: ScriptedHTTPClient, journal: InMemoryJournal? = nil,
-        observed: Observed = Observed(), time: TimeSource = .system, _ body: @Sendable (BeaconDaemon) async throws -> Void
+        _ configuration: DaemonConfiguration = configuration(), client: ScriptedHTTPClient, metadataClient: ScriptedHTTPClient? = nil,
+        journal: InMemoryJournal? = nil, observed: Observed = Observed(), time: TimeSource = .system,
+        _ body: @Sendable (BeaconDaemon) async throws -> Void
     ) async throws {
         var opener: (@Sendable () throws(JournalError) -> any BeaconJournal)?
         if let journal { opener = { journal } }
         let daemon = BeaconDaemon(
-            configuration: configuration, client: client, journal: opener, time: time,
+            configuration: configuration, client: client, metadataClient: metadataClient, journal: opener, time: time,
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
             notify: { observed.record($0) })
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -116,6 +118,20 @@ import Testing
             #expect(observed.finished.map(\.state) == [.done])
             #expect(observed.finished.first?.results.map(\.outcome) == [.answered(status: 200)])
             #expect(client.requestCount(Self.beacon) == 3)
+        }
+    }
+
+    /// The metadata has connections of its own: it never goes through the beacons' client.
+    @Test func metadataAndBeaconsGoThroughTheirOwnClients() async throws {
+        let beacons = ScriptedHTTPClient([Self.beacon: [.status(204)]])
+        let metadata = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)]])
+        let observed = Observed()
+        try await withDaemon(client: beacons, metadataClient: metadata, observed: observed) { daemon in
+            await playTheImpression(daemon)
+            try await eventually("the impression to finish") { !observed.finished.isEmpty }
+            #expect(await impressionState(daemon) == .done)
+            #expect(beacons.requests.all == [Self.beacon])
+            #expect(metadata.requests.all == [Self.trackingURL])
         }
     }
 

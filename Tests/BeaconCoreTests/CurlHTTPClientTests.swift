@@ -231,17 +231,22 @@ struct CurlHTTPClientTests {
         }
     }
 
-    /// The host answered: what broke after that is the URL's, not a sign the host is down.
+    /// Expects `url` to fail after its host answered: what broke then is the URL's, not a sign the
+    /// host is down.
+    func expectTransferFailure(_ url: String, on client: CurlHTTPClient, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let error = await #expect(throws: HTTPClientError.self, sourceLocation: sourceLocation) {
+            try await client.send(get(url))
+        }
+        guard case .transferFailed = error else {
+            Issue.record("expected transferFailed, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(error?.isHostUnreachable == false, sourceLocation: sourceLocation)
+    }
+
     @Test func aBodyCutOffMidwayIsATransferFailure() async throws {
         try await withServer(handler: { _ in .cutOff(Array(#"{"dataRange": {"start": 1}}"#.utf8), after: 10) }) { server, client, _ in
-            let error = await #expect(throws: HTTPClientError.self) {
-                try await client.send(get(server.baseURL + "/cut"))
-            }
-            guard case .transferFailed = error else {
-                Issue.record("expected transferFailed, got \(String(describing: error))")
-                return
-            }
-            #expect(error?.isHostUnreachable == false)
+            await expectTransferFailure(server.baseURL + "/cut", on: client)
         }
     }
 
@@ -250,14 +255,7 @@ struct CurlHTTPClientTests {
         let target = gone.baseURL + "/pixel"
         await gone.stop()
         try await withServer(handler: { _ in .redirect(to: target) }) { server, client, _ in
-            let error = await #expect(throws: HTTPClientError.self) {
-                try await client.send(get(server.baseURL + "/moved"))
-            }
-            guard case .transferFailed = error else {
-                Issue.record("expected transferFailed, got \(String(describing: error))")
-                return
-            }
-            #expect(error?.isHostUnreachable == false)
+            await expectTransferFailure(server.baseURL + "/moved", on: client)
         }
     }
 
