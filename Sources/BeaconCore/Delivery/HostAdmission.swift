@@ -3,7 +3,8 @@
 /// The transfer thread admits a request to libcurl only when its host has a free slot. libcurl
 /// could queue them itself (`CURLMOPT_MAX_HOST_CONNECTIONS`), but every easy handle in a multi
 /// handle costs every `curl_multi_perform` and `curl_multi_poll` a visit, so a burst of 1 000
-/// beacons to one host made each step walk 994 waiting handles.
+/// beacons to one host made each step walk 994 waiting handles. A request waiting here is not on
+/// the wire: its total timeout starts when it is admitted.
 struct HostAdmission<Item> {
     let limit: Int
     private var running: [String: Int] = [:]
