@@ -34,7 +34,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logLevel: Logger.Level = verbose ? .info : .error
-        LoggingSystem.bootstrap { LineLogHandler(component: $0, logLevel: logLevel) }
+        let logOutput = LogOutput.standardError(style: .human)
+        LoggingSystem.bootstrap { LineLogHandler(component: $0, logLevel: logLevel, output: logOutput.append) }
         let service = try await SimulatedAdService.start()
         let pod = service.pod
         let startedAt = WallClock.now()
@@ -76,7 +77,9 @@ struct DemoCommand: AsyncParsableCommand {
             out("  metrics: curl -s \(metricsServer.baseURL)\(MetricsEndpoint.path) | grep beaconctl_")
         }
         // The demo answers 'beaconctl status' like a daemon, unless a real one holds the socket.
-        let controlSocket = ControlSocketServer(path: socket.path, responder: { line in await daemon.reply(to: line) })
+        let controlSocket = ControlSocketServer(
+            path: socket.path, responder: { line, client in await daemon.reply(to: line, from: client) },
+            clientLeft: { client in await daemon.inputEnded(from: client) })
         let listening: Bool
         do {
             try await controlSocket.bind()
@@ -105,6 +108,7 @@ struct DemoCommand: AsyncParsableCommand {
         await metricsServer?.stop()
         await service.stop()
         await client.shutdown()
+        await logOutput.flush(timeout: .seconds(2))
         let counts = tally.withLock { $0 }
         out("")
         out("summary: \(counts[.done, default: 0]) tracking events done, \(counts[.failed, default: 0]) failed; "

@@ -2,6 +2,11 @@ import ArgumentParser
 import BeaconCore
 import Logging
 import ServiceLifecycle
+import UnixSignals
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -35,7 +40,9 @@ struct RunCommand: AsyncParsableCommand {
             one exits with status 73 (EX_CANTCREAT), naming the process that holds it.
 
             SIGTERM, SIGINT and the end of stdin drain: what is due now gets --drain-timeout to finish, \
-            beacons waiting for a retry stay due in the journal, then exit 0.
+            beacons waiting for a retry stay due in the journal, then exit 0. SIGHUP re-reads the config \
+            file and applies log-level, debug-tracking, quiet, metadata-interval, retention and \
+            beacon-max-age at once; other settings need a restart, an invalid file is logged and ignored.
 
             Settings: each flag below but --stdin and --config may also come from the environment variable \
             it names (BEACONCTL_<KEY>) or from the TOML config file (key = the flag's name without '--'). \
@@ -54,13 +61,17 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var options: SettingsOptions
 
     func run() async throws {
+        // A reader gone (a control client mid-reply, a closed stdout) is an error to handle, never the end.
+        signal(SIGPIPE, SIG_IGN)
+        // Trapped from the start: a SIGHUP sent while the daemon starts must not end it either.
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
         ProcessFootprint.minimize()
         let environment = ProcessInfo.processInfo.environment
         let style = LineLogHandler.Style(environment: environment)
+        let flags = options.layer(socket: socket.socket)
         let loaded: SettingsLoader.Loaded
         do {
-            loaded = try SettingsLoader.load(
-                flags: options.layer(socket: socket.socket), configFile: options.config.map { ($0, "flag --config") }, environment: environment)
+            loaded = try SettingsLoader.load(flags: flags, configFile: options.config.map { ($0, "flag --config") }, environment: environment)
         } catch {
             throw InvalidConfiguration.report(error, style: style)
         }
@@ -77,14 +88,15 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode(StateDirectoryLock.exitStatus)
             }
         }
-        LoggingSystem.bootstrap { LineLogHandler(component: $0, logLevel: settings.logLevel, style: style) }
+        let logLevel = SharedLogLevel(settings.logLevel)
+        let logOutput = LogOutput.standardError(style: style)
+        LoggingSystem.bootstrap { LineLogHandler(component: $0, level: logLevel, style: style, output: logOutput.append) }
         let logger = Logger(label: "daemon")
         var startup = logger.operation("init")
         if let file = loaded.file { startup.info("configuration read file=\(file.path)") }
         if settings.isDebugLogging {
             startup.logLevel = min(startup.logLevel, .warning)
-            startup.warning(
-                "debug logging is on, not for production: it logs every beacon URL log-level=\(settings.logLevel) debug-tracking=\(settings.debugTracking)")
+            startup.warning("\(settings.debugLoggingWarning)")
         }
         let configuration = settings.daemonConfiguration(version: Beaconctl.version)
 
@@ -111,7 +123,8 @@ struct RunCommand: AsyncParsableCommand {
             notify: { notification in
                 notifier?.observe(notification)
                 metricsEndpoint?.metrics.record(notification)
-            })
+            },
+            logLinesDropped: { logOutput.droppedLines })
         // The notifier goes first so that it stops last: the watchdog is petted through the drain.
         var services: [any Service] = notifier.map { [SystemdNotifierService(notifier: $0, daemon: daemon)] } ?? []
         if let server = try await MetricsOption.serve(metricsEndpoint, at: settings.metricsAddress, of: daemon, logger: startup) {
@@ -119,7 +132,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         let controlSocket = ControlSocketServer(
             path: settings.socket, logger: logger.operation("socket", component: "control"),
-            responder: { line in await daemon.reply(to: line) })
+            responder: { line, client in await daemon.reply(to: line, from: client) },
+            clientLeft: { client in await daemon.inputEnded(from: client) })
         try await controlSocket.bind()
         startup.info("listening on control socket path=\(settings.socket)")
 
@@ -128,6 +142,13 @@ struct RunCommand: AsyncParsableCommand {
         // metrics are served until it has drained.
         services += [daemon, ControlSocketService(server: controlSocket)]
         if readStandardInput { services.append(StandardInputService(daemon: daemon)) }
+        var reloadLogger = logger.operation("reload")
+        // What a reload did is always shown, whatever the log level.
+        reloadLogger.logLevel = .notice
+        services.append(
+            ConfigurationReloadService(
+                hangups: hangups, flags: flags, file: loaded.file, environment: environment, settings: settings, logLevel: logLevel,
+                daemon: daemon, logger: reloadLogger))
         var groupLogger = Logger(label: "lifecycle")
         groupLogger.logLevel = .warning
         let group = ServiceGroup(
@@ -142,6 +163,7 @@ struct RunCommand: AsyncParsableCommand {
         do { try await group.run() } catch { failure = error }
         await client.shutdown()
         await metadataClient.shutdown()
+        await logOutput.flush(timeout: .seconds(2))
         if let failure { throw failure }
     }
 }
@@ -175,7 +197,8 @@ struct StandardInputService: Service {
         do {
             try await cancelWhenGracefulShutdown {
                 await daemon.waitUntilSettled()
-                try await StandardInputLines().run { line in _ = await daemon.handle(line) }
+                try await StandardInputLines().run { line in _ = await daemon.handle(line, from: .standardInput) }
+                await daemon.inputEnded(from: .standardInput)
             }
         } catch is CancellationError {
             // SIGTERM while stdin is still open cancels the read: the drain goes on, exit status 0.

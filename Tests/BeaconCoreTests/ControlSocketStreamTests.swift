@@ -10,7 +10,7 @@ import Testing
         let ended = Atomic<Int>(0)
 
         func server(path: String) -> ControlSocketServer {
-            ControlSocketServer(path: path, responder: { line in
+            ControlSocketServer(path: path, responder: { line, _ in
                 guard case .text(let text) = line else { return .none }
                 guard text == "follow" else { return .line("echo \(text)") }
                 let (stream, continuation) = AsyncStream.makeStream(of: String.self)

@@ -51,6 +51,7 @@ import Testing
             "# TYPE beaconctl_beacon_latency_seconds histogram",
             "# TYPE beaconctl_beacon_retries_total counter",
             "# TYPE beaconctl_journal_available gauge",
+            "# TYPE beaconctl_log_lines_dropped_total counter",
             "# TYPE beaconctl_metadata_fetches_total counter",
             "# TYPE beaconctl_session_active gauge",
             "# TYPE beaconctl_sessions_total counter",
@@ -74,6 +75,7 @@ import Testing
             "beaconctl_beacon_latency_seconds_sum 0.0",
             "beaconctl_beacon_retries_total 0",
             "beaconctl_journal_available 0.0",
+            "beaconctl_log_lines_dropped_total 0",
             #"beaconctl_metadata_fetches_total{result="applied"} 0"#,
             #"beaconctl_metadata_fetches_total{result="failed"} 0"#,
             #"beaconctl_metadata_fetches_total{result="unchanged"} 0"#,
@@ -121,6 +123,7 @@ import Testing
         for notification in script { metrics.record(notification) }
         var report = status(session: true, lastTickAt: now - 1_500, lastMetadataAt: now - 2_250)
         report.journal = StatusReport.Journal(state: .ok)
+        report.counters.logLinesDropped = 7
         report.deliveries = [.due, .delivered, .failed].map { state in
             StatusReport.Delivery(
                 BeaconDelivery(
@@ -139,6 +142,7 @@ import Testing
             "# TYPE beaconctl_beacons_total counter",
             "# TYPE beaconctl_journal_available gauge",
             "# TYPE beaconctl_last_tick_age_seconds gauge",
+            "# TYPE beaconctl_log_lines_dropped_total counter",
             "# TYPE beaconctl_metadata_age_seconds gauge",
             "# TYPE beaconctl_metadata_fetches_total counter",
             "# TYPE beaconctl_session_active gauge",
@@ -172,6 +176,7 @@ import Testing
             #"beaconctl_beacons_total{event="start",result="failed"} 1"#,
             "beaconctl_journal_available 1.0",
             "beaconctl_last_tick_age_seconds 1.5",
+            "beaconctl_log_lines_dropped_total 7",
             "beaconctl_metadata_age_seconds 2.25",
             #"beaconctl_metadata_fetches_total{result="applied"} 2"#,
             #"beaconctl_metadata_fetches_total{result="failed"} 1"#,
@@ -207,5 +212,14 @@ import Testing
         metrics.observe(status(session: false, lastTickAt: nil, lastMetadataAt: nil), now: now)
         #expect(exposition.filter { $0.contains("age_seconds") } == [])
         #expect(exposition.contains("beaconctl_session_active 0.0"))
+    }
+
+    @Test func droppedLogLinesCountWhatTheStatusCountsScrapeAfterScrape() {
+        for (dropped, exported) in [(0, 0), (3, 3), (3, 3), (10, 10)] {
+            var report = status(session: false, lastTickAt: nil, lastMetadataAt: nil)
+            report.counters.logLinesDropped = dropped
+            metrics.observe(report, now: now)
+            #expect(exposition.contains("beaconctl_log_lines_dropped_total \(exported)"), "\(exposition)")
+        }
     }
 }

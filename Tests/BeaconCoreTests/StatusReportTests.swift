@@ -61,7 +61,7 @@ import Testing
         #expect(
             Set(counters.keys) == [
                 "ticks", "badLines", "beaconsSent", "beaconsFailed", "beaconsRetried", "beaconsResent", "metadataFetches", "metadataErrors",
-                "journalErrors",
+                "journalErrors", "logLinesDropped",
             ])
         #expect(counters["beaconsFailed"] as? Int == 2)
         let pods = try #require(json["adBreaks"] as? [[String: Any]])

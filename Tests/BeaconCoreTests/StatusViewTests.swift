@@ -99,4 +99,11 @@ import Testing
         #expect(!lines.contains { $0.hasPrefix("backlog") })
         #expect(render(deliveries: [], journal: StatusReport.Journal(state: .off)).contains("journal       off (memory only)"))
     }
+
+    @Test func showsTheLogLinesDropped() {
+        var report = StatusViewTests.report(state: "playing")
+        #expect(StatusView.render(report).split(separator: "\n").contains("log           no line dropped"))
+        report.counters.logLinesDropped = 1234
+        #expect(StatusView.render(report).split(separator: "\n").contains("log           1234 lines dropped: stderr did not take them in time"))
+    }
 }

@@ -26,6 +26,8 @@ import Testing
         #expect(settings["Type"] == "notify")
         #expect(settings["NotifyAccess"] == "main")
         #expect(settings["ExecStart"] == "/usr/bin/beaconctl run --config /etc/beaconctl/beaconctl.toml")
+        // `systemctl reload` sends SIGHUP: the daemon re-reads its configuration.
+        #expect(settings["ExecReload"] == "/bin/kill -HUP $MAINPID")
         #expect(settings["RuntimeDirectory"] == "beaconctl")
         #expect(settings["StateDirectory"] == "beaconctl")
         #expect(settings["DynamicUser"] == "yes")

@@ -60,7 +60,7 @@ import Testing
             #expect(
                 Set(counters.keys) == [
                     "ticks", "badLines", "beaconsSent", "beaconsFailed", "beaconsRetried", "beaconsResent", "metadataFetches", "metadataErrors",
-                    "journalErrors",
+                    "journalErrors", "logLinesDropped",
                 ])
             #expect(object["lastError"] is NSNull)
             #expect(object["metadataFailures"] as? Int == 0)

@@ -47,6 +47,11 @@ public struct Settings: Sendable, Equatable {
         debugTracking || logLevel <= .debug
     }
 
+    /// The start-up (or reload) warning when `isDebugLogging`.
+    public var debugLoggingWarning: String {
+        "debug logging is on, not for production: it logs every beacon URL log-level=\(logLevel) debug-tracking=\(debugTracking)"
+    }
+
     /// The longest time setting: a week.
     static let maxSeconds = 7.0 * 86_400
     /// The longest HTTP timeout: a request held longer is a stalled server, not a slow one.

@@ -26,8 +26,8 @@ import Synchronization
 public final class ControlSocketServer: Sendable {
     /// Handles one line; the result, when not nil, is sent back as one line.
     public typealias Handler = @Sendable (RawLine) async -> String?
-    /// Handles one line; the result says what to send back.
-    public typealias Responder = @Sendable (RawLine) async -> ControlReply
+    /// Handles one line of a client (each connection is one); the result says what to send back.
+    public typealias Responder = @Sendable (RawLine, InputClient) async -> ControlReply
 
     /// The socket file's path.
     public let path: String
@@ -56,6 +56,9 @@ public final class ControlSocketServer: Sendable {
     }
 
     private let responder: Responder
+    private let clientLeft: @Sendable (InputClient) async -> Void
+    /// Connections accepted so far: each is named by its number.
+    private let connections = Atomic<Int>(0)
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let state = Mutex<State>(.idle)
@@ -79,17 +82,19 @@ public final class ControlSocketServer: Sendable {
     ) {
         self.init(
             path: path, maxClients: maxClients, maxLineBytes: maxLineBytes, eventLoopGroup: eventLoopGroup, logger: logger,
-            responder: { line in await handler(line).map { .line($0) } ?? .none })
+            responder: { line, _ in await handler(line).map { .line($0) } ?? .none })
     }
 
-    /// The same, with a responder that may also answer a line with a stream.
+    /// The same, with a responder that may also answer a line with a stream, and is told which
+    /// client sent it; `clientLeft` is called once each client's connection has ended.
     public init(
         path: String,
         maxClients: Int = 64,
         maxLineBytes: Int = LineFramer.defaultMaxLineBytes,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "beaconctl.control"),
-        responder: @escaping Responder
+        responder: @escaping Responder,
+        clientLeft: @escaping @Sendable (InputClient) async -> Void = { _ in }
     ) {
         precondition(maxClients > 0, "maxClients must be positive")
         self.path = path
@@ -98,6 +103,7 @@ public final class ControlSocketServer: Sendable {
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         self.responder = responder
+        self.clientLeft = clientLeft
     }
 
     /// Creates the socket file (mode 0600) and starts listening; connections queue until ``run()``.
@@ -249,6 +255,7 @@ public final class ControlSocketServer: Sendable {
 
     private func serve(_ connection: Connection) async {
         let channel = connection.channel
+        let client = InputClient.controlConnection(connections.wrappingAdd(1, ordering: .relaxed).newValue)
         do {
             try await connection.executeThenClose { inbound, _ in
                 try await withThrowingDiscardingTaskGroup { streams in
@@ -261,7 +268,7 @@ public final class ControlSocketServer: Sendable {
                             if Task.isCancelled { return }
                             // Once streaming, reading only watches for the client leaving.
                             if streaming { continue }
-                            switch await answer(line, on: channel) {
+                            switch await answer(line, of: client, on: channel) {
                             case .written(let write): lastWrite = write ?? lastWrite
                             case .stream(let lines):
                                 streaming = true
@@ -273,7 +280,7 @@ public final class ControlSocketServer: Sendable {
                     if streaming || Task.isCancelled { return }
                     // The last line may lack its newline; a stream asked for now would end at once.
                     for line in framer.finish() {
-                        if case .written(let write?) = await answer(line, on: channel) { lastWrite = write }
+                        if case .written(let write?) = await answer(line, of: client, on: channel) { lastWrite = write }
                     }
                     if let lastWrite { await Self.awaitFlush(lastWrite, on: channel) }
                 }
@@ -283,6 +290,7 @@ public final class ControlSocketServer: Sendable {
                 logger.debug("control connection ended: \(error)")
             }
         }
+        await clientLeft(client)
     }
 
     private enum Answer {
@@ -292,8 +300,8 @@ public final class ControlSocketServer: Sendable {
     }
 
     /// Runs the responder and sends its reply line if the client keeps up.
-    private func answer(_ line: RawLine, on channel: any Channel) async -> Answer {
-        switch await responder(line) {
+    private func answer(_ line: RawLine, of client: InputClient, on channel: any Channel) async -> Answer {
+        switch await responder(line, client) {
         case .none: return .written(nil)
         case .stream(let lines): return .stream(lines)
         case .line(let reply):

@@ -140,11 +140,14 @@ public struct StatusReport: Sendable, Equatable, Codable {
         public var metadataErrors = 0
         /// Journal reads, writes and opens that failed.
         public var journalErrors = 0
+        /// Log lines dropped because stderr did not take them in time (or was closed).
+        public var logLinesDropped = 0
 
         public init() {}
 
         private enum CodingKeys: String, CodingKey {
             case ticks, badLines, beaconsSent, beaconsFailed, beaconsRetried, beaconsResent, metadataFetches, metadataErrors, journalErrors
+            case logLinesDropped
         }
 
         public init(from decoder: any Decoder) throws {
@@ -160,6 +163,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
             metadataFetches = try count(.metadataFetches)
             metadataErrors = try count(.metadataErrors)
             journalErrors = try count(.journalErrors)
+            logLinesDropped = try count(.logLinesDropped)
         }
     }
 

@@ -41,6 +41,7 @@ public enum StatusView {
         lines.append(field("metadata", metadata))
         if let error = report.lastError { lines.append(field("last error", error)) }
         if let heldBack = HeldBackText.summary(of: report.adBreaks) { lines.append(field("held back", heldBack + " (events)")) }
+        lines.append(field("log", counters.logLinesDropped == 0 ? "no line dropped" : "\(counters.logLinesDropped) lines dropped: stderr did not take them in time"))
         if report.adBreaks.isEmpty {
             lines.append("")
             lines.append("no ad breaks known")

@@ -12,16 +12,20 @@ import ServiceLifecycle
 /// player). `run()` supervises sessions (init, then metadata polling) and delivers fired beacons
 /// until a graceful shutdown or `stop()`, then drains: in-flight beacons get `drainTimeout` to finish.
 public actor BeaconDaemon: Service {
-    private let configuration: DaemonConfiguration
+    private var configuration: DaemonConfiguration
     /// Session init and metadata requests: a pool of their own, so they never wait behind beacon requests.
     private let metadataClient: any HTTPClient
-    private let sender: BeaconSender
+    private var sender: BeaconSender
     /// What every wait sleeps on: `ContinuousClock`, the clock of `time`'s instants.
     private let clock: any Clock<Duration>
     private let time: TimeSource
     private let announce: @Sendable (String) -> Void
     private let notify: @Sendable (DaemonNotification) -> Void
-    private let logs: Logs
+    private let logger: Logger
+    private var logs: Logs
+    private let logLinesDropped: @Sendable () -> Int
+    /// Which refused lines are logged, per client.
+    private var refusalLog = RefusalLogLimit()
     /// The event history, recorded from the notifications; `events` on the control socket reads it.
     public nonisolated let events: EventJournal
 
@@ -35,6 +39,21 @@ public actor BeaconDaemon: Service {
         var input: Logger
         var drain: Logger
         var journal: Logger
+
+        /// --debug-tracking shows the debug lines of metadata and beacons whatever the log level.
+        init(_ logger: Logger, debugTracking: Bool) {
+            func tracking(_ logger: Logger) -> Logger {
+                var shown = logger
+                if debugTracking && shown.logLevel > .debug { shown.logLevel = .debug }
+                return shown
+            }
+            session = logger.operation("session", component: "session")
+            metadata = tracking(logger.operation("metadata", component: "metadata"))
+            beacon = tracking(logger.operation("beacon", component: "delivery"))
+            input = logger.operation("input", component: "input")
+            drain = logger.operation("drain", component: "daemon")
+            journal = logger.operation("journal", component: "journal")
+        }
     }
 
     /// The session being played, once init succeeded.
@@ -88,7 +107,7 @@ public actor BeaconDaemon: Service {
     private var lastOccurrence: Milliseconds = 0
     /// Every beacon delivery: due, in flight, and finished ones until retention prunes them.
     private var queue: DeliveryQueue
-    private let retryPolicy: RetryPolicy
+    private var retryPolicy: RetryPolicy
     private var random = SystemRandomNumberGenerator()
     private var journal: JournalAccess
     private var lastPruneAt: Milliseconds?
@@ -118,6 +137,7 @@ public actor BeaconDaemon: Service {
     ///   - time: the monotonic instant every schedule is counted on, and the wall clock for what is shown.
     ///   - announce: receives the session's JSON line when a session is ready (stdout in `run`).
     ///   - notify: receives what the daemon did, as it happens.
+    ///   - logLinesDropped: how many log lines stderr did not take, for status.
     public init(
         configuration: DaemonConfiguration,
         client: any HTTPClient,
@@ -127,7 +147,8 @@ public actor BeaconDaemon: Service {
         time: TimeSource = .system,
         logger: Logger,
         announce: @escaping @Sendable (String) -> Void = { _ in },
-        notify: @escaping @Sendable (DaemonNotification) -> Void = { _ in }
+        notify: @escaping @Sendable (DaemonNotification) -> Void = { _ in },
+        logLinesDropped: @escaping @Sendable () -> Int = { 0 }
     ) {
         self.configuration = configuration
         self.metadataClient = metadataClient ?? client
@@ -144,17 +165,9 @@ public actor BeaconDaemon: Service {
             events.record(notification)
             notify(notification)
         }
-        // --debug-tracking shows the debug lines of metadata and beacons whatever the log level.
-        func tracking(_ logger: Logger) -> Logger {
-            var shown = logger
-            if configuration.debugTracking && shown.logLevel > .debug { shown.logLevel = .debug }
-            return shown
-        }
-        self.logs = Logs(
-            session: logger.operation("session", component: "session"),
-            metadata: tracking(logger.operation("metadata", component: "metadata")), beacon: tracking(logger.operation("beacon", component: "delivery")),
-            input: logger.operation("input", component: "input"), drain: logger.operation("drain", component: "daemon"),
-            journal: logger.operation("journal", component: "journal"))
+        self.logger = logger
+        self.logs = Logs(logger, debugTracking: configuration.debugTracking)
+        self.logLinesDropped = logLinesDropped
         (started, startedInput) = AsyncStream.makeStream()
         (drained, drainedInput) = AsyncStream.makeStream()
         (stopRequests, stopInput) = AsyncStream.makeStream()
@@ -226,6 +239,21 @@ public actor BeaconDaemon: Service {
             logs.drain.warning("drain timeout: cancelling \(queue.inFlightCount) beacon requests still in flight; they stay due in the journal")
             notify(.drainTimedOut(inFlight: queue.inFlightCount))
         }
+    }
+
+    /// Takes on the settings a reload may change, from the next use of each on: nothing is lost nor
+    /// restarted (sessions, deliveries and the journal go on); the wait under way keeps its length.
+    public func apply(_ runtime: RuntimeSettings) {
+        configuration.debugTracking = runtime.debugTracking
+        configuration.quiet = runtime.quiet
+        configuration.metadataInterval = runtime.metadataInterval
+        configuration.retention = runtime.retention
+        configuration.beaconMaxAge = runtime.beaconMaxAge
+        sender.quiet = runtime.quiet
+        retryPolicy.maxAge = runtime.beaconMaxAge.milliseconds
+        session?.metadataSchedule.interval = runtime.metadataInterval.milliseconds
+        session?.tracking.retention = runtime.retention.milliseconds
+        logs = Logs(logger, debugTracking: runtime.debugTracking)
     }
 
     // MARK: Sessions
@@ -492,8 +520,8 @@ public actor BeaconDaemon: Service {
 
     /// Handles one input line; returns the reply for the sender, if the line asks for one.
     /// A stream (`events follow`) needs the control socket: here it is refused.
-    public func handle(_ line: RawLine) async -> String? {
-        switch await reply(to: line) {
+    public func handle(_ line: RawLine, from client: InputClient = .standardInput) async -> String? {
+        switch await reply(to: line, from: client) {
         case .none: nil
         case .line(let reply): reply
         case .stream: Self.errorReply("'events follow' needs the control socket")
@@ -501,25 +529,40 @@ public actor BeaconDaemon: Service {
     }
 
     /// Handles one line from the control socket: the reply, if any, may be a stream.
-    public func reply(to line: RawLine) async -> ControlReply {
+    public func reply(to line: RawLine, from client: InputClient = .standardInput) async -> ControlReply {
         switch line {
         case .unreadable(let rejection):
-            return .line(refuse(rejection.description, excerpt: nil))
+            return .line(refuse(rejection.description, excerpt: nil, from: client))
         case .text(let text):
             switch LineParser.parse(text) {
-            case .failure(let error): return .line(refuse(error.reason, excerpt: text))
+            case .failure(let error): return .line(refuse(error.reason, excerpt: text, from: client))
             case .success(.events(follow: true, let after)): return .stream(events.follow(after: after))
             case .success(let command): return await execute(command).map { .line($0) } ?? .none
             }
         }
     }
 
-    private func refuse(_ reason: String, excerpt: String?) -> String {
+    /// Counts every refused line; logs only the first few of each client each second (see ``RefusalLogLimit``).
+    private func refuse(_ reason: String, excerpt: String?, from client: InputClient) -> String {
         counters.badLines += 1
-        let shown = excerpt.map { " line=\"\(Self.printable($0))\"" } ?? ""
-        logs.input.warning("bad input line ignored reason=\"\(reason)\"\(shown)")
+        let verdict = refusalLog.refused(by: client, at: time.now())
+        logUnloggedRefusals(verdict.unloggedBefore, of: client)
+        if verdict.logged {
+            let shown = excerpt.map { " line=\"\(Self.printable($0))\"" } ?? ""
+            logs.input.warning("bad input line ignored reason=\"\(reason)\"\(shown) client=\(client)")
+        }
         notify(.lineRejected(reason: reason))
         return Self.errorReply(reason)
+    }
+
+    /// A client's input ended (its connection closed, or stdin): the count of its refused lines not logged yet.
+    public func inputEnded(from client: InputClient) {
+        logUnloggedRefusals(refusalLog.left(client), of: client)
+    }
+
+    private func logUnloggedRefusals(_ count: Int, of client: InputClient) {
+        guard count > 0 else { return }
+        logs.input.warning("bad input lines not logged, over \(RefusalLogLimit.perSecond) a second client=\(client) count=\(count)")
     }
 
     private func execute(_ command: InputCommand) async -> String? {
@@ -636,8 +679,9 @@ public actor BeaconDaemon: Service {
     private func deliverBeacons() async {
         await withDiscardingTaskGroup { group in
             for await batch in started {
+                let sender = sender
                 group.addTask {
-                    await self.sender.send(batch.map(\.key.url)) { index, result in self.results.add(result, of: batch[index].key) }
+                    await sender.send(batch.map(\.key.url)) { index, result in self.results.add(result, of: batch[index].key) }
                 }
             }
         }
@@ -866,11 +910,17 @@ public actor BeaconDaemon: Service {
         return StatusReport(
             version: configuration.version, state: state, session: session?.endpoints,
             playhead: session?.tracking.judge.lastPlayhead, lastTickAt: lastTickAt, lastMetadataAt: lastMetadataAt, dataRange: session?.tracking.dataRange,
-            adBreaks: session?.tracking.schedule.pods ?? [], counters: counters, lastError: sessionError ?? lastError,
+            adBreaks: session?.tracking.schedule.pods ?? [], counters: countersNow(), lastError: sessionError ?? lastError,
             metadataFailures: session?.metadataSchedule.consecutiveFailures ?? 0,
             nextMetadataAt: session?.nextMetadataAt.map { $0 + wallOffset }, initFailures: initRetries.schedule.consecutiveFailures,
             nextInitAt: initRetries.nextAttemptAt.map { $0 + wallOffset }, deliveries: deliveryReport(wallOffset: wallOffset),
             journal: journalReport())
+    }
+
+    private func countersNow() -> StatusReport.Counters {
+        var now = counters
+        now.logLinesDropped = logLinesDropped()
+        return now
     }
 
     /// Unfinished deliveries of any session, and the finished ones of the session being played.

@@ -12,8 +12,10 @@ import Logging
 /// info, so `journalctl -p warning` works, and carries no timestamp of ours: journald adds its own.
 ///
 /// Lines are cheap: the logger's own metadata is rendered when it changes, not per line, and a line
-/// is built as bytes in one buffer and goes out in one `write(2)`, so lines from concurrent tasks never
-/// interleave.
+/// is built as bytes in one buffer and handed whole to `output` (a ``LogOutput`` in the daemon), so
+/// lines from concurrent tasks never interleave.
+///
+/// The level is the shared one (a reload changes it for every logger) until a logger sets its own.
 public struct LineLogHandler: LogHandler {
     /// How lines are framed.
     public enum Style: Sendable {
@@ -28,7 +30,12 @@ public struct LineLogHandler: LogHandler {
         }
     }
 
-    public var logLevel: Logger.Level
+    public var logLevel: Logger.Level {
+        get { ownLevel ?? sharedLevel.level }
+        set { ownLevel = newValue }
+    }
+    private let sharedLevel: SharedLogLevel
+    private var ownLevel: Logger.Level?
     public var metadata: Logger.Metadata = [:] {
         didSet { render() }
     }
@@ -42,15 +49,24 @@ public struct LineLogHandler: LogHandler {
     private var fields: [UInt8] = []
 
     /// - Parameters:
-    ///   - output: receives each line, newline included; stderr by default.
+    ///   - output: receives each line, newline included.
     public init(
         component: String, logLevel: Logger.Level = .info, style: Style = .human,
         now: @escaping @Sendable () -> Milliseconds = WallClock.now,
-        output: @escaping @Sendable ([UInt8]) -> Void = LineLogHandler.writeToStandardError
+        output: @escaping @Sendable ([UInt8]) -> Void
+    ) {
+        self.init(component: component, level: SharedLogLevel(logLevel), style: style, now: now, output: output)
+    }
+
+    /// A handler whose level is `level` until its logger sets its own.
+    public init(
+        component: String, level: SharedLogLevel, style: Style = .human,
+        now: @escaping @Sendable () -> Milliseconds = WallClock.now,
+        output: @escaping @Sendable ([UInt8]) -> Void
     ) {
         self.label = component
         self.component = component
-        self.logLevel = logLevel
+        self.sharedLevel = level
         self.style = style
         self.now = now
         self.output = output
@@ -79,16 +95,20 @@ public struct LineLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let message = event.message.description
+        output(line(level: event.level, message: event.message.description, metadata: event.metadata))
+    }
+
+    /// One whole line, newline included.
+    func line(level: Logger.Level, message: String, metadata extra: Logger.Metadata?) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(80 + component.utf8.count + message.utf8.count + fields.count)
         if style == .journald {
             line.append(UInt8(ascii: "<"))
-            line.append(UInt8(ascii: "0") + Self.priority(event.level))
+            line.append(UInt8(ascii: "0") + Self.priority(level))
             line.append(UInt8(ascii: ">"))
         }
         line.append(UInt8(ascii: "["))
-        Self.name(event.level).withUTF8Buffer { line.append(contentsOf: $0) }
+        Self.name(level).withUTF8Buffer { line.append(contentsOf: $0) }
         line.append(contentsOf: "] ".utf8)
         if style == .human {
             line.append(UInt8(ascii: "["))
@@ -96,8 +116,8 @@ public struct LineLogHandler: LogHandler {
             line.append(contentsOf: "] ".utf8)
         }
         // Metadata given with the record itself is rare (our messages carry their key=value pairs): it may allocate.
-        let shownComponent = event.metadata?["component"].map { "\($0)" } ?? component
-        let shownOperation = event.metadata?["operation"].map { "\($0)" } ?? operation
+        let shownComponent = extra?["component"].map { "\($0)" } ?? component
+        let shownOperation = extra?["operation"].map { "\($0)" } ?? operation
         line.append(UInt8(ascii: "["))
         line.append(contentsOf: shownComponent.utf8)
         line.append(contentsOf: "] ".utf8)
@@ -109,9 +129,17 @@ public struct LineLogHandler: LogHandler {
         line.append(contentsOf: "> ".utf8)
         line.append(contentsOf: message.utf8)
         line.append(contentsOf: fields)
-        if let extra = event.metadata, !extra.isEmpty { Self.append(extra, to: &line) }
+        if let extra, !extra.isEmpty { Self.append(extra, to: &line) }
         line.append(UInt8(ascii: "\n"))
-        output(line)
+        return line
+    }
+
+    /// The warning line that says `count` lines were dropped, framed like every other line.
+    public static func droppedLinesNotice(count: Int, style: Style, now: @escaping @Sendable () -> Milliseconds = WallClock.now) -> [UInt8] {
+        LineLogHandler(component: "daemon", style: style, now: now, output: { _ in })
+            .line(
+                level: .warning, message: "log lines dropped: stderr did not take them in time count=\(count)",
+                metadata: ["operation": "log"])
     }
 
     /// The syslog priority journald reads from a `<N>` prefix.
@@ -135,13 +163,6 @@ public struct LineLogHandler: LogHandler {
         case .warning: "WARNING"
         case .error: "ERROR"
         case .critical: "CRITICAL"
-        }
-    }
-
-    /// Writes the whole line in one call, so concurrent lines do not interleave.
-    public static let writeToStandardError: @Sendable ([UInt8]) -> Void = { line in
-        line.withUnsafeBytes { buffer in
-            _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count)
         }
     }
 }

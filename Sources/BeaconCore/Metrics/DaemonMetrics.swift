@@ -24,6 +24,7 @@ public final class DaemonMetrics: Sendable {
         static let beaconRetries = "beaconctl_beacon_retries_total"
         static let beaconBacklog = "beaconctl_beacon_deliveries_due"
         static let journalAvailable = "beaconctl_journal_available"
+        static let logLinesDropped = "beaconctl_log_lines_dropped_total"
     }
 
     private let factory: any MetricsFactory
@@ -42,6 +43,9 @@ public final class DaemonMetrics: Sendable {
     private let sessionActive: Gauge
     private let metadataAge: AbsentWhenUnknownGauge
     private let lastTickAge: AbsentWhenUnknownGauge
+    private let logLinesDropped: Counter
+    /// The status's count of dropped log lines at the last scrape: the counter grows by the difference.
+    private let logLinesDroppedSeen = Mutex(0)
 
     /// Creates every metric that has no per-event label, so each is exported (as 0) from the start.
     public init(factory: any MetricsFactory) {
@@ -64,6 +68,7 @@ public final class DaemonMetrics: Sendable {
         sessionActive.record(0)
         metadataAge = AbsentWhenUnknownGauge(label: Name.metadataAge, factory: factory)
         lastTickAge = AbsentWhenUnknownGauge(label: Name.lastTickAge, factory: factory)
+        logLinesDropped = Counter(label: Name.logLinesDropped, factory: factory)
     }
 
     /// Records what the daemon just did; pass it as (or from) the daemon's `notify`.
@@ -104,6 +109,11 @@ public final class DaemonMetrics: Sendable {
         journalAvailable.record(report.journal.state == .ok ? 1 : 0)
         metadataAge.set(report.lastMetadataAt.map { Self.seconds(from: $0, to: now) })
         lastTickAge.set(report.lastTickAt.map { Self.seconds(from: $0, to: now) })
+        let newlyDropped = logLinesDroppedSeen.withLock { seen in
+            defer { seen = max(seen, report.counters.logLinesDropped) }
+            return report.counters.logLinesDropped - seen
+        }
+        if newlyDropped > 0 { logLinesDropped.increment(by: newlyDropped) }
     }
 
     /// `sent` (answered 2xx), `failed` (another status, or no answer), `refused` (not an allowed URL),

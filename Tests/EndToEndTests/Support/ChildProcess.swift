@@ -34,8 +34,21 @@ final class ChildProcess: Sendable {
         return environment
     }
 
+    /// What the test does with one of the child's output pipes.
+    enum Output {
+        /// Reads everything as it comes.
+        case read
+        /// Reads nothing until ``StreamBuffer/resume()``: a reader that stalls, the pipe fills.
+        case paused
+        /// Closes the reading end at once: the child's writes fail (EPIPE, SIGPIPE).
+        case closed
+    }
+
     /// Starts `executable` with `arguments` in `environment(overrides)`.
-    init(executable: String, arguments: [String], environment overrides: [String: String] = [:]) throws {
+    init(
+        executable: String, arguments: [String], environment overrides: [String: String] = [:], stdout stdoutUse: Output = .read,
+        stderr stderrUse: Output = .read
+    ) throws {
         Self.ignoreBrokenPipes
         self.executable = executable
         self.arguments = arguments
@@ -68,8 +81,8 @@ final class ChildProcess: Sendable {
             self?.exit.withLock { $0 = (finished.terminationStatus, .now) }
         }
         try process.run()
-        stdout.startReading(stdoutPipe.fileHandleForReading)
-        stderr.startReading(stderrPipe.fileHandleForReading)
+        stdout.start(stdoutUse, stdoutPipe.fileHandleForReading)
+        stderr.start(stderrUse, stderrPipe.fileHandleForReading)
     }
 
     deinit {
@@ -79,6 +92,20 @@ final class ChildProcess: Sendable {
 
     private static let ignoreBrokenPipes: Void = {
         signal(SIGPIPE, SIG_IGN)
+    }()
+
+    static let env = "/usr/bin/env"
+
+    /// Whether `env --default-signal=PIPE` works (GNU coreutils 8.31 and later). A child inherits the
+    /// test's ignored SIGPIPE, and so would never be killed by one; a shell starts programs with the default.
+    static let canRestoreDefaultSIGPIPE: Bool = {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: env)
+        probe.arguments = ["--default-signal=PIPE", "true"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
     }()
 
     var processIdentifier: Int32 { process.processIdentifier }
@@ -152,10 +179,20 @@ final class ChildProcess: Sendable {
 final class StreamBuffer: Sendable {
     private let bytes = Mutex<[UInt8]>([])
     private let ended = Mutex(false)
+    private let reading = DispatchSemaphore(value: 0)
 
-    func startReading(_ handle: FileHandle) {
+    func start(_ use: ChildProcess.Output, _ handle: FileHandle) {
+        switch use {
+        case .read: reading.signal()
+        case .paused: break
+        case .closed:
+            try? handle.close()
+            ended.withLock { $0 = true }
+            return
+        }
         let fd = handle.fileDescriptor
         let thread = Thread { [self] in
+            reading.wait()
             var chunk = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -168,6 +205,9 @@ final class StreamBuffer: Sendable {
         }
         thread.start()
     }
+
+    /// Starts reading a stream started `.paused`.
+    func resume() { reading.signal() }
 
     var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
 

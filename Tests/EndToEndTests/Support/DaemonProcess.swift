@@ -8,11 +8,19 @@ final class DaemonProcess: Sendable {
     let socketPath: String
 
     /// Starts `beaconctl run --socket <fresh path> <arguments>`, with `environment` over the test's own.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// With `defaultSIGPIPE`, the daemon starts with SIGPIPE's default action, as from a shell, instead
+    /// of inheriting the test's SIG_IGN (see ``ChildProcess/canRestoreDefaultSIGPIPE``).
+    init(
+        _ arguments: [String], environment: [String: String] = [:], stdout: ChildProcess.Output = .read, stderr: ChildProcess.Output = .read,
+        defaultSIGPIPE: Bool = false
+    ) throws {
         directory = try TemporaryDirectory()
         socketPath = directory.file("c.sock")
+        let command = [BeaconctlBinary.path, "run", "--socket", socketPath] + arguments
         child = try ChildProcess(
-            executable: BeaconctlBinary.path, arguments: ["run", "--socket", socketPath] + arguments, environment: environment)
+            executable: defaultSIGPIPE ? ChildProcess.env : command[0],
+            arguments: defaultSIGPIPE ? ["--default-signal=PIPE"] + command : Array(command.dropFirst()), environment: environment,
+            stdout: stdout, stderr: stderr)
     }
 
     deinit { child.kill() }
@@ -43,7 +51,8 @@ final class DaemonProcess: Sendable {
 
     /// One line over the control socket; its reply.
     func request(_ line: String, timeout: Duration = .seconds(5)) async throws -> String {
-        try await ControlSocketClient.request(path: socketPath, line: line, timeout: timeout)
+        // A status of many ad breaks or long URLs passes the CLI's 64 KiB; tests read it whole.
+        try await ControlSocketClient.request(path: socketPath, line: line, timeout: timeout, maxReplyBytes: 16 << 20)
     }
 
     func statusLine() async throws -> String { try await request("status") }
