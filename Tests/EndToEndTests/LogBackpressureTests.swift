@@ -57,6 +57,7 @@ import Testing
             }.counters.logLinesDropped
             try await finish(daemon)
             #expect(Self.droppedNotices(in: daemon.stderrLines).reduce(0, +) == dropped, "\(daemon.stderrText.suffix(2000))")
+            print("stalled stderr: \(report.counters.beaconsSent) beacons delivered, status answered, \(dropped) log lines dropped")
         }
     }
 
@@ -92,6 +93,7 @@ import Testing
             // ...and the lines not logged add up to every refusal.
             let unlogged = summaries.compactMap { $0.split(separator: "count=").last.flatMap { Int($0) } }.reduce(0, +)
             #expect(logged.count + unlogged == count)
+            print("\(count) bad lines on one connection: \(logged.count) logged, \(summaries.count) summaries, \(daemon.stderrText.utf8.count) bytes of log in all")
             #expect(logged.allSatisfy { $0.contains("client=socket#") })
         }
     }
