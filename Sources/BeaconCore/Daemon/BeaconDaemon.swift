@@ -254,6 +254,8 @@ public actor BeaconDaemon: Service {
         session?.metadataSchedule.interval = runtime.metadataInterval.milliseconds
         session?.tracking.retention = runtime.retention.milliseconds
         logs = Logs(logger, debugTracking: runtime.debugTracking)
+        // A shorter max age may give up a delivery waiting for its retry: the timer looks again.
+        wakeup.signal()
     }
 
     // MARK: Sessions
