@@ -9,7 +9,7 @@ enum DaemonConnection {
     /// Warns once per process, on stderr, when the daemon speaks another API level: a `status`
     /// reply says which; before any other line a `status` request asks.
     static func request(
-        _ line: String, socketPath: String, expectsReply: Bool = true, maxReplyBytes: Int = LineFramer.defaultMaxLineBytes
+        _ line: String, socketPath: String, expectsReply: Bool = true, maxReplyBytes: Int = ControlSocketClient.defaultMaxReplyBytes
     ) async throws -> String {
         if line != "status", !apiLevelChecked.load(ordering: .relaxed),
             let status = try? await ControlSocketClient.request(path: socketPath, line: "status", timeout: .seconds(5)) {

@@ -21,9 +21,6 @@ struct EventsCommand: AsyncParsableCommand {
     @Flag(help: "Print each event as one JSON line.")
     var json = false
 
-    /// The largest `events` reply read: the whole history in one line.
-    static let maxReplyBytes = 4 * 1024 * 1024
-
     func run() async throws {
         if follow {
             // Sequence 0: every kept event first, then the new ones.
@@ -38,7 +35,7 @@ struct EventsCommand: AsyncParsableCommand {
             }
             return
         }
-        let reply = try await DaemonConnection.request("events", socketPath: socket.path, maxReplyBytes: Self.maxReplyBytes)
+        let reply = try await DaemonConnection.request("events", socketPath: socket.path)
         guard let history = try? EventHistoryReply.decode(jsonLine: reply) else {
             StandardOutput.writeError("beaconctl: the daemon's event history could not be read: \(reply.prefix(200))")
             throw ExitCode(1)

@@ -68,8 +68,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     private static func fetch(socketPath: String) async throws -> (StatusReport, EventHistoryReply) {
         let status = try await ControlSocketClient.request(path: socketPath, line: "status", timeout: .seconds(5))
-        let events = try await ControlSocketClient.request(
-            path: socketPath, line: "events", timeout: .seconds(5), maxReplyBytes: EventsCommand.maxReplyBytes)
+        let events = try await ControlSocketClient.request(path: socketPath, line: "events", timeout: .seconds(5))
         do {
             return (try StatusReport.decode(jsonLine: status), try EventHistoryReply.decode(jsonLine: events))
         } catch {

@@ -77,4 +77,24 @@ import Testing
             try await finish(daemon)
         }
     }
+
+    /// A long live window makes a status of megabytes: the CLI reads it whole, as `watch` does.
+    @Test func aStatusFarLongerThanAnInputLineIsShownWhole() async throws {
+        let pods: (AdService) -> [Pod] = { service in
+            (0..<60).map { Ads.pod(id: "p\($0)", start: Ads.t0 + 60_000 * Milliseconds($0), ads: 4, on: service) }
+        }
+        try await withPlayback(pods: pods) { _, daemon in
+            try await daemon.waitForStatus("60 ad breaks known") { $0.adBreaks.count == 60 }
+            let json = try await runBeaconctl(["status", "--json", "--socket", daemon.socketPath])
+            #expect(json.status == 0, "\(json.stderr)")
+            #expect(json.stdout.utf8.count > LineFramer.defaultMaxLineBytes, "\(json.stdout.utf8.count) bytes")
+            #expect(try StatusReport.decode(jsonLine: json.stdout.trimmingCharacters(in: .newlines)).adBreaks.count == 60)
+            let human = try await runBeaconctl(["status", "--socket", daemon.socketPath])
+            #expect(human.status == 0, "\(human.stderr)")
+            #expect(human.stdout.contains("ad break p59"))
+            let watch = try await runBeaconctl(["watch", "--once", "--socket", daemon.socketPath])
+            #expect(watch.status == 0, "\(watch.stderr)")
+            try await finish(daemon)
+        }
+    }
 }

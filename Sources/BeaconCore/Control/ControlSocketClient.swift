@@ -9,6 +9,11 @@ import NIOPosix
 /// Requests to a running daemon's control socket: one line and its reply (`beaconctl status`),
 /// or one line and every line the daemon streams back (`beaconctl events --follow`).
 public enum ControlSocketClient {
+    /// The longest reply line `request` reads by default. A status lists every ad break retained
+    /// with its signaling URLs: megabytes for a long live window, far past an input line's limit.
+    /// The peer is the user's own daemon, so the bound guards against a runaway, not an attacker.
+    public static let defaultMaxReplyBytes = 16 << 20
+
     /// Connects to `path`, sends `line` (which must not contain a newline), returns the first
     /// reply line (without its terminator) and closes.
     ///
@@ -19,7 +24,7 @@ public enum ControlSocketClient {
         path: String,
         line: String,
         timeout: Duration,
-        maxReplyBytes: Int = LineFramer.defaultMaxLineBytes,
+        maxReplyBytes: Int = defaultMaxReplyBytes,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> String {
         return try await withThrowingTaskGroup(of: String.self) { group in
