@@ -7,7 +7,8 @@ import BeaconCore
 /// non-negative and ending by then, every event idle) and survives its own wire format
 /// unchanged. Merged into a session, it fires nothing before anything played; continuous play
 /// from 2 s before its first ad break for a minute then fires exactly the playback events whose
-/// window meets that minute, each once (the ``SessionProbe`` guarantees hold all along); playing
+/// window meets that minute, each once, and the verificationNotExecuted of each ad whose impression
+/// fired (the ``SessionProbe`` guarantees hold all along); playing
 /// it again, refreshing with the same document and a click fire no playback event again.
 /// Whatever the fast reader of the metadata's shape reads, JSONDecoder reads to the same document.
 enum MetadataProperties {
@@ -103,11 +104,16 @@ enum MetadataProperties {
         let due = Set(
             probe.session.schedule.pods.flatMap { pod in
                 pod.ads.indices.flatMap { adIndex in
-                    pod.ads[adIndex].trackingEvents.indices.compactMap { eventIndex -> EventReference? in
-                        let event = pod.ads[adIndex].trackingEvents[eventIndex]
-                        // Only what the metadata does not hold back: a withdrawn ad, an event beyond its ad.
-                        guard event.event.trigger == .playback, event.heldBack == nil, event.window.overlaps(played) else { return nil }
-                        return EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex)
+                    let events = pod.ads[adIndex].trackingEvents
+                    // Only what the metadata does not hold back (a withdrawn ad, an event beyond its ad);
+                    // a verificationNotExecuted goes with its ad's impression.
+                    let impressed = events.contains { $0.event == .impression && $0.heldBack == nil && $0.window.overlaps(played) }
+                    return events.indices.compactMap { eventIndex -> EventReference? in
+                        let event = events[eventIndex]
+                        let due =
+                            event.event.trigger == .playback
+                            ? event.heldBack == nil && event.window.overlaps(played) : event.event.trigger == .impression && impressed
+                        return due ? EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex) : nil
                     }
                 }
             })

@@ -33,7 +33,7 @@ struct SessionProbe {
         for firing in firings {
             let event = session.schedule[firing.reference]
             try PropertyViolation.require(
-                event?.event == firing.event && event?.signalingUrls == firing.signalingUrls,
+                event?.event == firing.event && event.map(VerificationNotExecuted.signalingUrls(of:)) == firing.signalingUrls,
                 "a firing names an event of the schedule", "\(firing) after \(step()) names \(String(describing: event))")
             try PropertyViolation.require(
                 event?.reportingState == .connecting, "a fired event is connecting",
@@ -43,6 +43,14 @@ struct SessionProbe {
                 try PropertyViolation.require(
                     firedOnce.insert(firing.reference).inserted, "a playback event fires at most once",
                     "\(firing) fired again after \(step())")
+            case .impression:
+                try PropertyViolation.require(
+                    firedOnce.insert(firing.reference).inserted, "a verificationNotExecuted fires at most once",
+                    "\(firing) fired again after \(step())")
+                let impressions = session.schedule.ad(containing: firing.reference)?.trackingEvents.filter { $0.event == .impression }
+                try PropertyViolation.require(
+                    impressions?.contains { $0.reportingState != .idle } == true,
+                    "a verificationNotExecuted fires only with its ad's impression", "\(firing) after \(step())")
             case .userAction:
                 let ad = session.schedule.ad(containing: firing.reference)
                 let playhead = session.judge.lastPlayhead

@@ -1,5 +1,6 @@
 import BeaconSimulator
 import Foundation
+import Testing
 @testable import BeaconCore
 
 /// Small builders shared by the test files: ads with the standard events, documents, a scripted player.
@@ -49,10 +50,39 @@ enum Fixture {
     /// The package's root directory, found from this file's place in it.
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The captured sample metadata response in `../shared/fixtures`, relative to the package root.
+    /// `../shared/fixtures` beside the package, nil when it is absent: CI has it, a plain clone
+    /// may not, and a test that needs it is then skipped, saying why.
+    static let sharedFixtures = sharedFixtures(besidePackageAt: packageRoot)
+
+    /// `shared/fixtures` in the directory holding the package at `root`, if it is there.
+    static func sharedFixtures(besidePackageAt root: URL) -> URL? {
+        let directory = root.appendingPathComponent("../shared/fixtures").standardized
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue ? directory : nil
+    }
+
+    /// Why a test that needs ``sharedFixtures`` was skipped.
+    static let sharedFixturesMissing: Comment = "skipped: ../shared/fixtures is absent (a clone without the shared fixtures)"
+
+    /// The captured sample metadata response in ``sharedFixtures``.
     static func sampleMetadata() throws -> [UInt8] {
-        let file = packageRoot.appendingPathComponent("../shared/fixtures/harmonic-sample-metadata.json").standardized
-        return Array(try Data(contentsOf: file))
+        try sharedFile("harmonic-sample-metadata.json")
+    }
+
+    /// Every published Harmonic document of ``sharedFixtures`` (`realworld/harmonic/*.json`), by file name.
+    static func harmonicDocuments() throws -> [(name: String, body: [UInt8])] {
+        let directory = "realworld/harmonic"
+        let names = try FileManager.default.contentsOfDirectory(atPath: try sharedURL(directory).path)
+        return try names.filter { $0.hasSuffix(".json") }.sorted().map { ($0, try sharedFile("\(directory)/\($0)")) }
+    }
+
+    private static func sharedFile(_ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: try sharedURL(path)))
+    }
+
+    private static func sharedURL(_ path: String) throws -> URL {
+        guard let sharedFixtures else { throw CocoaError(.fileNoSuchFile) }
+        return sharedFixtures.appendingPathComponent(path)
     }
 
     static func json(_ text: String) -> [UInt8] { Array(text.utf8) }

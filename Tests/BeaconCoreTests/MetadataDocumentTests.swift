@@ -64,9 +64,10 @@ import Testing
         (#"{"dataRange": {"start": 1675135140683, "end": 1675135564574}"#, "not valid JSON"),
         (#"{"adBreaks": []}"#, "missing 'dataRange'"),
         (#"[1, 2]"#, "the document is not a JSON object"),
-        (#"{"dataRange": {"start": "1675135140683", "end": 1675135564574}}"#, "dataRange.start is not an integer"),
+        (#"{"dataRange": {"start": "1675135140683", "end": 1675135564574}}"#, "dataRange.start is not a number of milliseconds"),
         (#"{"dataRange": {"start": 1675135140683}}"#, "missing 'end' in dataRange"),
-        (Body.adBreaks(#"{"id": 7, "startTime": 1675135534076, "duration": 1}"#), "ad break #1: id is not a string"),
+        (Body.adBreaks(#"{"id": 7.5, "startTime": 1675135534076, "duration": 1}"#), "ad break #1: id is not a string or an integer"),
+        (Body.adBreaks(#"{"id": [7], "startTime": 1675135534076, "duration": 1}"#), "ad break #1: id is not a string or an integer"),
         (Body.adBreaks(#"{"id": "p1", "startTime": 1675135534076}"#), "ad break p1: missing 'duration'"),
         (Body.adBreaks(#"{"id": "p1", "startTime": 1675135534076, "duration": 1, "ads": {"id": "a"}}"#), "ad break p1: ads is not of the expected type"),
         (Body.adBreaks(#"{"id": "p1", "startTime": 1675135534076, "duration": -1}"#), "ad break p1: duration -1 ms is negative"),
@@ -83,15 +84,17 @@ import Testing
         // Found by fuzzing: formatting this time for the reason trapped.
         (Body.start(startTime: "-9223372036854775808"),
          "ad break p1, ad a1, event start: startTime -9223372036854775808 (-9223372036854775808 ms since 1970) is outside"),
-        (Body.start(startTime: #""NaN""#), "ad break p1, ad a1, event start: startTime is not an integer"),
-        (Body.start(duration: #""Infinity""#), "ad break p1, ad a1, event start: duration is not an integer"),
+        (Body.start(startTime: #""NaN""#), "ad break p1, ad a1, event start: startTime is not a number of milliseconds"),
+        (Body.start(duration: #""Infinity""#), "ad break p1, ad a1, event start: duration is not a number of milliseconds"),
         (Body.start(duration: "NaN"), "not valid JSON"),
-        (Body.start(duration: "null"), "ad break p1, ad a1, event start: duration is not an integer"),
-        (Body.start(duration: "1.5"), "ad break p1, ad a1, event start: duration 1.5 is not an integer number of milliseconds"),
-        (Body.start(duration: "1e400"), "ad break p1, ad a1, event start: duration out of range is not an integer number of milliseconds"),
-        (Body.start(startTime: "99999999999999999999999"), "ad break p1, ad a1, event start: startTime 1e+23 is not an integer"),
-        (#"{"dataRange": {"start": 1675135140683.25, "end": 1675135564574}}"#, "dataRange: start 1675135140683.25 is not an integer"),
-        (Body.adBreaks(#"{"id": "p9", "startTime": 1.5, "duration": 1}"#), "ad break p9: startTime 1.5 is not an integer"),
+        (Body.start(startTime: "null"), "ad break p1, ad a1, event start: startTime is not a number of milliseconds"),
+        (Body.start(duration: "1e400"), "ad break p1, ad a1, event start: duration is not a number of milliseconds"),
+        (Body.start(startTime: "99999999999999999999999"), "ad break p1, ad a1, event start: startTime 1e+23 is out of range"),
+        (#"{"dataRange": {"start": 1e19, "end": 1675135564574}}"#, "dataRange: start 1e+19 is out of range"),
+        (Body.adBreaks(#"{"id": "p9", "startTime": 1.5, "duration": 1}"#), "ad break p9: startTime 2 (1970-01-01T00:00:00.002Z) is outside"),
+        (Body.adBreaks(#"{"id": "p9", "startTime": 1675135534076, "duration": -0.5}"#), "ad break p9: duration -1 ms is negative"),
+        (Body.adBreaks(#"{"id": "p9", "startTime": 1675135534076}"#), "ad break p9: missing 'duration'"),
+        (Body.ads(#"{"id": "a9", "startTime": 1675135534076}"#), "ad break p1, ad a9: missing 'duration'"),
         (#"{"dataRange": {"start": 1675135140683, "end": 4102444800001}}"#, "dataRange: end 4102444800001 (2100-01-01T00:00:00.001Z) is outside"),
         (#"{"dataRange": {"start": 1675135564574, "end": 1675135140683}}"#, "dataRange: end 2023-01-31T03:19:00.683Z is before start"),
     ] as [(String, String)])
@@ -120,7 +123,8 @@ import Testing
         #expect(try MetadataDocument.decode(Fixture.json(Body.start(duration: "86400000"))).pods[0].ads[0].trackingEvents[1].duration == 86_400_000)
     }
 
-    @Test func decodesTheCapturedSample() throws {
+    @Test(.enabled(if: Fixture.sharedFixtures != nil, Fixture.sharedFixturesMissing))
+    func decodesTheCapturedSample() throws {
         let document = try MetadataDocument.decode(try Fixture.sampleMetadata())
         #expect(document.dataRange == DataRange(start: 1_675_135_140_683, end: 1_675_135_564_574))
         #expect(document.pods.count == 1)
@@ -151,6 +155,11 @@ private enum Body {
     /// A document with the sample's data range around `adBreaks` (JSON text).
     static func adBreaks(_ adBreaks: String) -> String {
         #"{"dataRange": {"start": 1675135140683, "end": 1675135564574}, "adBreaks": [\#(adBreaks)]}"#
+    }
+
+    /// One ad break p1 holding `ads` (JSON text).
+    static func ads(_ ads: String) -> String {
+        adBreaks(#"{"id": "p1", "startTime": 1675135534076, "duration": 30000, "ads": [\#(ads)]}"#)
     }
 
     /// One ad break p1 holding one ad a1 holding `events` (JSON text).

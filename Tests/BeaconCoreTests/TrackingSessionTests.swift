@@ -209,7 +209,8 @@ import Testing
         #expect(fired21.types == [.thirdQuartile])
     }
 
-    @Test func theCapturedSamplePlaysThrough() throws {
+    @Test(.enabled(if: Fixture.sharedFixtures != nil, Fixture.sharedFixturesMissing))
+    func theCapturedSamplePlaysThrough() throws {
         let document = try MetadataDocument.decode(try Fixture.sampleMetadata())
         var player = ScriptedPlayer(document, at: t0 - 5000)
         player.tick(t0 - 5000)
@@ -227,7 +228,8 @@ import Testing
         }
     }
 
-    @Test func theCapturedSampleFiresClicksOfTheAdBeingPlayed() throws {
+    @Test(.enabled(if: Fixture.sharedFixtures != nil, Fixture.sharedFixturesMissing))
+    func theCapturedSampleFiresClicksOfTheAdBeingPlayed() throws {
         let document = try MetadataDocument.decode(try Fixture.sampleMetadata())
         var player = ScriptedPlayer(document, at: t0 + 1000)
         player.tick(t0 + 1000)

@@ -55,20 +55,29 @@ public enum StatusView {
                 let withdrawn = ad.isWithdrawn ? "   WITHDRAWN from the metadata before it played: none of its events fires" : ""
                 lines.append("  ad \(ad.id)   \(UTCTime.format(ad.startTime))   \(UTCTime.formatSpan(ad.duration))\(withdrawn)")
                 for event in ad.trackingEvents {
-                    let urls = event.signalingUrls.count == 1 ? "1 URL" : "\(event.signalingUrls.count) URLs"
                     // The ad line already says why each event of a withdrawn ad is held back.
                     let reason = ad.isWithdrawn ? nil : HeldBackText.reason(for: event, in: ad)
                     lines.append(
-                        "    \(padded(HeldBackText.state(of: event), 10)) \(padded(event.event.rawValue, 18)) +\(padded(UTCTime.formatSpan(event.startTime - ad.startTime), 8)) \(urls)"
+                        "    \(padded(HeldBackText.state(of: event), 10)) \(padded(event.event.rawValue, 18)) +\(padded(UTCTime.formatSpan(event.startTime - ad.startTime), 8)) \(urls(event.signalingUrls))"
                             + (reason.map { "   " + $0 } ?? ""))
                     for url in event.currentSignalingUrls ?? [] { lines.append("      now in the metadata, never sent: \(url)") }
                     for delivery in report.deliveries where delivery.podId == pod.id && delivery.adId == ad.id && delivery.event == event.event {
                         if let line = detail(delivery) { lines.append("      " + line) }
                     }
                 }
+                // Companion, icon and verification tracking: never fired from time, only shown.
+                for tracking in ad.attachedTracking {
+                    let offset = tracking.startTime.map { "+" + UTCTime.formatSpan($0 - ad.startTime) } ?? "-"
+                    lines.append(
+                        "    \(padded("listed", 10)) \(padded(tracking.event.rawValue, 18)) \(padded(offset, 9)) \(padded(urls(tracking.signalingUrls), 7)) \(tracking.source.rawValue)")
+                }
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    private static func urls(_ urls: [String]) -> String {
+        urls.count == 1 ? "1 URL" : "\(urls.count) URLs"
     }
 
     /// One signaling URL's delivery, unless it went through at the first request.

@@ -638,7 +638,7 @@ public actor BeaconDaemon: Service {
             }
             // An event that fires once is one delivery per URL for good; a repeatable one is a new one each time.
             var occurrence: Milliseconds = 0
-            if firing.event.trigger != .playback {
+            if !firing.event.firesOnce {
                 lastOccurrence = max(self.time.wallNow(), lastOccurrence + 1)
                 occurrence = lastOccurrence
             }

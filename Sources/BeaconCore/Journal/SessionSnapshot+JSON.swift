@@ -39,19 +39,33 @@ extension JSONBytes {
     }
 
     fileprivate mutating func write(_ ad: Ad) {
-        entry(id: ad.id, startTime: ad.startTime, duration: ad.duration, holding: "trackingEvents", ad.trackingEvents) { $0.write($1) }
+        entry(id: ad.id, startTime: ad.startTime, duration: ad.duration, holding: "trackingEvents", ad.trackingEvents) { $0.write($1) } more: {
+            json in
+            guard !ad.attachedTracking.isEmpty else { return }
+            json.member("attachedTracking") { $0.array(ad.attachedTracking) { $0.write($1) } }
+        }
     }
 
-    /// A pod or an ad: an id, a start time, a duration and what it holds.
+    /// A pod or an ad: an id, a start time, a duration, what it holds and `more` members.
     private mutating func entry<Items: Sequence>(
         id: String, startTime: Milliseconds, duration: Milliseconds, holding name: StaticString, _ items: Items,
-        _ item: (inout JSONBytes, Items.Element) -> Void
+        _ item: (inout JSONBytes, Items.Element) -> Void, more: (inout JSONBytes) -> Void = { _ in }
     ) {
         object { json in
             json.member("id") { $0.string(id) }
             json.member("startTime") { $0.integer(startTime) }
             json.member("duration") { $0.integer(duration) }
             json.member(name) { $0.array(items, item) }
+            more(&json)
+        }
+    }
+
+    fileprivate mutating func write(_ tracking: AttachedTracking) {
+        object { json in
+            json.member("source") { $0.string(tracking.source.rawValue) }
+            json.member("event") { $0.string(tracking.event.rawValue) }
+            if let startTime = tracking.startTime { json.member("startTime") { $0.integer(startTime) } }
+            json.member("signalingUrls") { $0.array(tracking.signalingUrls) { $0.string($1) } }
         }
     }
 

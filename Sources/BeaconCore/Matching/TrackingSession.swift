@@ -118,11 +118,12 @@ public struct TrackingSession: Sendable {
     }
 
     private mutating func fire(_ references: [EventReference]) -> [Firing] {
-        references.compactMap { reference in
+        // An impression brings its ad's verificationNotExecuted along.
+        (references + VerificationNotExecuted.due(withImpressionsOf: references, in: schedule)).compactMap { reference in
             guard let event = schedule[reference], let ad = schedule.ad(containing: reference) else { return nil }
             schedule.setReportingState(.connecting, of: reference)
             return Firing(reference: reference, podID: reference.podID, adID: ad.id, event: event.event, eventStart: event.startTime,
-                signalingUrls: event.signalingUrls)
+                signalingUrls: VerificationNotExecuted.signalingUrls(of: event))
         }
     }
 }

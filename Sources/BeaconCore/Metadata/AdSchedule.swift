@@ -106,8 +106,12 @@ public struct AdSchedule: Sendable, Equatable {
                 adIndex = existing
                 pods[position].ads[adIndex].startTime = incomingAd.startTime
                 pods[position].ads[adIndex].duration = incomingAd.duration
+                pods[position].ads[adIndex].attachedTracking = incomingAd.attachedTracking
             } else {
-                pods[position].ads.append(Ad(id: incomingAd.id, startTime: incomingAd.startTime, duration: incomingAd.duration, trackingEvents: []))
+                pods[position].ads.append(
+                    Ad(
+                        id: incomingAd.id, startTime: incomingAd.startTime, duration: incomingAd.duration, trackingEvents: [],
+                        attachedTracking: incomingAd.attachedTracking))
                 adIndex = pods[position].ads.count - 1
             }
             let withdrawn = pods[position].ads[adIndex].isWithdrawn

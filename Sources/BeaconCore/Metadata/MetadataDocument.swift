@@ -25,11 +25,14 @@ public struct MetadataDocument: Sendable, Equatable {
     /// The longest duration a document may give an ad break, an ad or a tracking event: a day.
     public static let longestDuration: Milliseconds = 86_400_000
 
-    /// Decodes a metadata body. Unknown fields are ignored. A body that is not JSON, lacks
-    /// `dataRange`, has a wrong type anywhere (a string, `null` or a fraction where integer
-    /// milliseconds belong), a time outside ``validTimes``, a negative duration or one over
-    /// ``longestDuration`` is rejected whole, with a reason naming the ad break, ad and tracking
-    /// event at fault, so the caller keeps its previous state.
+    /// Decodes a metadata body, liberally: unknown fields are ignored, a tracking event without a
+    /// duration lasts 0, fractional milliseconds are rounded, integer ids are read as their
+    /// decimal text, event types are matched whatever their letter case, and what is attached to an
+    /// ad (companion ads, icons, verifications) is kept when it can be read. Only what cannot be
+    /// used rejects the body whole: not JSON, no `dataRange`, a wrong type where a value is needed
+    /// (a string or `null` where milliseconds belong), a time outside ``validTimes``, a negative
+    /// duration or one over ``longestDuration``; the reason names the ad break, ad and tracking
+    /// event at fault, and the caller keeps its previous state.
     ///
     /// A reader of exactly the metadata's shape (`MetadataParser`) reads the common body several
     /// times faster than JSONDecoder, which alone would spend 40 ms on a live window of a megabyte.
@@ -58,41 +61,12 @@ public struct MetadataDocument: Sendable, Equatable {
         } catch {
             throw MetadataError(reason: "not JSON")
         }
-        return MetadataDocument(
-            dataRange: wire.dataRange,
-            pods: (wire.adBreaks ?? []).map { pod in
-                Pod(
-                    id: pod.id, startTime: pod.startTime, duration: pod.duration,
-                    ads: (pod.ads ?? []).map { ad in
-                        Ad(
-                            id: ad.id, startTime: ad.startTime, duration: ad.duration,
-                            trackingEvents: (ad.trackingEvents ?? []).map { event in
-                                TrackingEvent(
-                                    event: TrackingEventType(rawValue: event.event), startTime: event.startTime,
-                                    duration: event.duration, signalingUrls: event.signalingUrls ?? [])
-                            })
-                    })
-            })
+        return wire.document
     }
 
     /// The document in the metadata's wire format, as an ad-tracking service would serve it.
     public func encodedJSON() -> String {
-        let wire = Wire.Document(
-            dataRange: dataRange,
-            adBreaks: pods.map { pod in
-                Wire.PodWire(
-                    id: pod.id, startTime: pod.startTime, duration: pod.duration,
-                    ads: pod.ads.map { ad in
-                        Wire.AdWire(
-                            id: ad.id, startTime: ad.startTime, duration: ad.duration,
-                            trackingEvents: ad.trackingEvents.map { event in
-                                Wire.EventWire(
-                                    event: event.event.rawValue, startTime: event.startTime, duration: event.duration,
-                                    signalingUrls: event.signalingUrls)
-                            })
-                    })
-            })
-        return JSONLine.encode(wire)
+        JSONLine.encode(Wire.Document(self))
     }
 
     private func validate() throws(MetadataError) {
@@ -130,27 +104,220 @@ public struct MetadataDocument: Sendable, Equatable {
     /// The metadata's wire shape; optional lists default to empty.
     private enum Wire {
         struct Document: Codable {
-            var dataRange: DataRange
+            var dataRange: RangeWire
             var adBreaks: [PodWire]?
+
+            init(_ document: MetadataDocument) {
+                dataRange = RangeWire(start: MetadataTime(document.dataRange.start), end: MetadataTime(document.dataRange.end))
+                adBreaks = document.pods.map(PodWire.init)
+            }
+
+            var document: MetadataDocument {
+                MetadataDocument(
+                    dataRange: DataRange(start: dataRange.start.milliseconds, end: dataRange.end.milliseconds),
+                    pods: (adBreaks ?? []).map(\.pod))
+            }
+        }
+        struct RangeWire: Codable {
+            var start: MetadataTime
+            var end: MetadataTime
         }
         struct PodWire: Codable {
-            var id: String
-            var startTime: Milliseconds
-            var duration: Milliseconds
+            var id: MetadataIdentifier
+            var startTime: MetadataTime
+            var duration: MetadataTime
             var ads: [AdWire]?
+
+            init(_ pod: Pod) {
+                id = MetadataIdentifier(pod.id)
+                startTime = MetadataTime(pod.startTime)
+                duration = MetadataTime(pod.duration)
+                ads = pod.ads.map(AdWire.init)
+            }
+
+            var pod: Pod {
+                Pod(id: id.text, startTime: startTime.milliseconds, duration: duration.milliseconds, ads: (ads ?? []).map(\.ad))
+            }
         }
         struct AdWire: Codable {
-            var id: String
-            var startTime: Milliseconds
-            var duration: Milliseconds
+            var id: MetadataIdentifier
+            var startTime: MetadataTime
+            var duration: MetadataTime
             var trackingEvents: [EventWire]?
+            var companionAds: CompanionAdsWire?
+            var icons: [IconWire]?
+            var adVerifications: [VerificationWire]?
+
+            init(_ ad: Ad) {
+                id = MetadataIdentifier(ad.id)
+                startTime = MetadataTime(ad.startTime)
+                duration = MetadataTime(ad.duration)
+                trackingEvents = ad.trackingEvents.map(EventWire.init)
+                let attached = Dictionary(grouping: ad.attachedTracking, by: \.source)
+                companionAds = attached[.companion].map { CompanionAdsWire(companion: [CompanionWire(trackingEvents: $0.map(AttachedEventWire.init))]) }
+                icons = attached[.icon].map { tracking in
+                    tracking.map { tracking in
+                        tracking.event == AttachedTracking.iconView
+                            ? IconWire(iconViewTracking: tracking.signalingUrls)
+                            : IconWire(iconClicks: IconClicksWire(iconClickTracking: tracking.signalingUrls.map(URIWire.init)))
+                    }
+                }
+                adVerifications = attached[.verification].map { [VerificationWire(trackingEvents: $0.map(AttachedEventWire.init))] }
+            }
+
+            /// What is attached to an ad is read leniently: the daemon only lists it, so a part it
+            /// cannot read is left out rather than refusing the document.
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                id = try container.decode(MetadataIdentifier.self, forKey: .id)
+                startTime = try container.decode(MetadataTime.self, forKey: .startTime)
+                duration = try container.decode(MetadataTime.self, forKey: .duration)
+                trackingEvents = try container.decodeIfPresent([EventWire].self, forKey: .trackingEvents)
+                companionAds = (try? container.decodeIfPresent(CompanionAdsWire.self, forKey: .companionAds)) ?? nil
+                icons = (try? container.decodeIfPresent([Lenient<IconWire>].self, forKey: .icons))?.compactMap(\.value)
+                adVerifications = (try? container.decodeIfPresent([Lenient<VerificationWire>].self, forKey: .adVerifications))?
+                    .compactMap(\.value)
+            }
+
+            /// The ad; a verification's `verificationNotExecuted` tracking joins the ad's own tracking events.
+            var ad: Ad {
+                var events = (trackingEvents ?? []).map(\.trackingEvent)
+                var attached: [AttachedTracking] = []
+                for companion in companionAds?.companion ?? [] {
+                    attached += (companion.trackingEvents ?? []).compactMap { $0.value?.tracking(from: .companion) }
+                }
+                for icon in icons ?? [] {
+                    if let urls = icon.iconViewTracking {
+                        attached.append(AttachedTracking(source: .icon, event: AttachedTracking.iconView, startTime: nil, signalingUrls: urls))
+                    }
+                    if let clicks = icon.iconClicks?.iconClickTracking {
+                        attached.append(
+                            AttachedTracking(
+                                source: .icon, event: AttachedTracking.iconClick, startTime: nil, signalingUrls: clicks.compactMap(\.uri)))
+                    }
+                }
+                for verification in adVerifications ?? [] {
+                    for case let tracking? in (verification.trackingEvents ?? []).map(\.value) {
+                        let event = TrackingEventType(named: tracking.event)
+                        guard event == .verificationNotExecuted else {
+                            attached.append(tracking.tracking(from: .verification))
+                            continue
+                        }
+                        events.append(
+                            TrackingEvent(
+                                event: event, startTime: tracking.startTime?.milliseconds ?? startTime.milliseconds,
+                                duration: tracking.duration?.milliseconds ?? 0, signalingUrls: tracking.signalingUrls ?? []))
+                    }
+                }
+                return Ad(
+                    id: id.text, startTime: startTime.milliseconds, duration: duration.milliseconds, trackingEvents: events,
+                    attachedTracking: attached)
+            }
         }
         struct EventWire: Codable {
             /// A plain string: JSONDecoder decodes strings on a fast path, custom types through dynamic casts.
             var event: String
-            var startTime: Milliseconds
-            var duration: Milliseconds
+            var startTime: MetadataTime
+            /// Optional in Harmonic's iOS client, never read by its Android one: none is 0.
+            var duration: MetadataTime?
             var signalingUrls: [String]?
+
+            init(_ event: TrackingEvent) {
+                self.event = event.event.rawValue
+                startTime = MetadataTime(event.startTime)
+                duration = MetadataTime(event.duration)
+                signalingUrls = event.signalingUrls
+            }
+
+            var trackingEvent: TrackingEvent {
+                TrackingEvent(
+                    event: TrackingEventType(named: event), startTime: startTime.milliseconds, duration: duration?.milliseconds ?? 0,
+                    signalingUrls: signalingUrls ?? [])
+            }
+        }
+        struct CompanionAdsWire: Codable {
+            var companion: [CompanionWire]?
+
+            init(companion: [CompanionWire]) {
+                self.companion = companion
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                companion = (try? container.decodeIfPresent([Lenient<CompanionWire>].self, forKey: .companion))?.compactMap(\.value)
+            }
+        }
+        struct CompanionWire: Codable {
+            var trackingEvents: [Lenient<AttachedEventWire>]?
+
+            init(trackingEvents: [AttachedEventWire]) {
+                self.trackingEvents = trackingEvents.map(Lenient.init)
+            }
+        }
+        /// A tracking event of a companion ad or a verification: only its type is needed.
+        struct AttachedEventWire: Codable {
+            var event: String
+            var startTime: MetadataTime?
+            var duration: MetadataTime?
+            var signalingUrls: [String]?
+
+            init(_ tracking: AttachedTracking) {
+                event = tracking.event.rawValue
+                startTime = tracking.startTime.map(MetadataTime.init)
+                signalingUrls = tracking.signalingUrls
+            }
+
+            func tracking(from source: AttachedTracking.Source) -> AttachedTracking {
+                AttachedTracking(
+                    source: source, event: TrackingEventType(named: event), startTime: startTime?.milliseconds, signalingUrls: signalingUrls ?? [])
+            }
+        }
+        struct IconWire: Codable {
+            var iconViewTracking: [String]?
+            var iconClicks: IconClicksWire?
+
+            init(iconViewTracking: [String]? = nil, iconClicks: IconClicksWire? = nil) {
+                self.iconViewTracking = iconViewTracking
+                self.iconClicks = iconClicks
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                iconViewTracking = (try? container.decodeIfPresent([String].self, forKey: .iconViewTracking)) ?? nil
+                iconClicks = (try? container.decodeIfPresent(IconClicksWire.self, forKey: .iconClicks)) ?? nil
+            }
+        }
+        struct IconClicksWire: Codable {
+            var iconClickTracking: [URIWire]?
+        }
+        struct URIWire: Codable {
+            var uri: String?
+
+            init(_ uri: String) {
+                self.uri = uri
+            }
+        }
+        struct VerificationWire: Codable {
+            var trackingEvents: [Lenient<AttachedEventWire>]?
+            init(trackingEvents: [AttachedEventWire]) {
+                self.trackingEvents = trackingEvents.map(Lenient.init)
+            }
+        }
+        /// A value read if it can be, else nil: one unreadable entry of a list does not lose the others.
+        struct Lenient<Value: Codable>: Codable {
+            var value: Value?
+
+            init(_ value: Value) {
+                self.value = value
+            }
+
+            init(from decoder: any Decoder) throws {
+                value = try? Value(from: decoder)
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                try value.encode(to: encoder)
+            }
         }
     }
 }

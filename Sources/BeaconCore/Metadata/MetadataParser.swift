@@ -4,9 +4,11 @@
 /// map per object, a dynamic cast per value): a live window of a megabyte would take 40 ms to
 /// decode. This reader accepts a strict subset of what JSONDecoder accepts and gives the same
 /// document for it. Whatever it is not sure of it answers nil for: malformed JSON, a number where
-/// milliseconds belong that is not a plain integer within `Int64` (JSONDecoder reads `1.0` or
-/// `1e3` its own way), a field given twice, a field of the wrong type or missing, an escaped key
-/// (it may spell a known one), a lone surrogate, invalid UTF-8. ``MetadataDocument/decode(_:)``
+/// milliseconds belong that is neither a plain integer within `Int64` nor one with at most three
+/// decimals below 2^43 (JSONDecoder reads `1e3` or `0.49999999999` its own way), an id that is
+/// neither a string nor such an integer, a field given twice, a field of the wrong type or
+/// missing, an escaped key (it may spell a known one), a lone surrogate, invalid UTF-8, and
+/// anything attached to an ad (companion ads, icons, verifications). ``MetadataDocument/decode(_:)``
 /// then asks JSONDecoder, which stays the authority on what is accepted and on every reason a
 /// body is rejected.
 package struct MetadataParser {
@@ -41,6 +43,8 @@ package struct MetadataParser {
     /// The keys the metadata names; any other is skipped with its value.
     private enum Field {
         case dataRange, adBreaks, start, end, id, startTime, duration, ads, trackingEvents, event, signalingUrls, other
+        /// `companionAds`, `icons`, `adVerifications`: rare, and left to JSONDecoder.
+        case attached
     }
 
     private mutating func document() throws(Unsure) -> MetadataDocument {
@@ -64,8 +68,8 @@ package struct MetadataParser {
         var end: Milliseconds?
         try readObject { (parser, field) throws(Unsure) in
             switch field {
-            case .start: try parser.read(into: &start) { (parser) throws(Unsure) in try parser.readInteger() }
-            case .end: try parser.read(into: &end) { (parser) throws(Unsure) in try parser.readInteger() }
+            case .start: try parser.read(into: &start) { (parser) throws(Unsure) in try parser.readMilliseconds() }
+            case .end: try parser.read(into: &end) { (parser) throws(Unsure) in try parser.readMilliseconds() }
             default: try parser.skipValue(depth: 0)
             }
         }
@@ -75,41 +79,53 @@ package struct MetadataParser {
 
     private mutating func pod() throws(Unsure) -> Pod {
         let pod = try entry(named: .id, holding: .ads) { (parser) throws(Unsure) in try parser.ad() }
-        return Pod(id: pod.name, startTime: pod.startTime, duration: pod.duration, ads: pod.held)
+        guard let duration = pod.duration else { throw Unsure() }
+        return Pod(id: pod.name, startTime: pod.startTime, duration: duration, ads: pod.held)
     }
 
     private mutating func ad() throws(Unsure) -> Ad {
         let ad = try entry(named: .id, holding: .trackingEvents) { (parser) throws(Unsure) in try parser.trackingEvent() }
-        return Ad(id: ad.name, startTime: ad.startTime, duration: ad.duration, trackingEvents: ad.held)
+        guard let duration = ad.duration else { throw Unsure() }
+        return Ad(id: ad.name, startTime: ad.startTime, duration: duration, trackingEvents: ad.held)
     }
 
     private mutating func trackingEvent() throws(Unsure) -> TrackingEvent {
         let event = try entry(named: .event, holding: .signalingUrls) { (parser) throws(Unsure) in try parser.readString() }
+        // An event without a duration lasts 0: Harmonic's iOS client has it optional.
         return TrackingEvent(
-            event: TrackingEventType(rawValue: event.name), startTime: event.startTime, duration: event.duration,
+            event: TrackingEventType(named: event.name), startTime: event.startTime, duration: event.duration ?? 0,
             signalingUrls: event.held)
     }
 
-    /// A pod, an ad or a tracking event: a name under `nameField`, a start time and a duration,
-    /// and an optional list of what it holds under `heldField`.
+    /// A pod, an ad or a tracking event: a name under `nameField`, a start time, a duration if
+    /// given, and an optional list of what it holds under `heldField`.
     private mutating func entry<Held>(
         named nameField: Field, holding heldField: Field, _ element: (inout Self) throws(Unsure) -> Held
-    ) throws(Unsure) -> (name: String, startTime: Milliseconds, duration: Milliseconds, held: [Held]) {
+    ) throws(Unsure) -> (name: String, startTime: Milliseconds, duration: Milliseconds?, held: [Held]) {
         var name: String?
         var startTime: Milliseconds?
         var duration: Milliseconds?
         var held: [Held]?
         try readObject { (parser, field) throws(Unsure) in
             switch field {
-            case nameField: try parser.read(into: &name) { (parser) throws(Unsure) in try parser.readString() }
-            case .startTime: try parser.read(into: &startTime) { (parser) throws(Unsure) in try parser.readInteger() }
-            case .duration: try parser.read(into: &duration) { (parser) throws(Unsure) in try parser.readInteger() }
+            case nameField: try parser.read(into: &name) { (parser) throws(Unsure) in try parser.readName(nameField) }
+            case .startTime: try parser.read(into: &startTime) { (parser) throws(Unsure) in try parser.readMilliseconds() }
+            case .duration: try parser.read(into: &duration) { (parser) throws(Unsure) in try parser.readMilliseconds() }
             case heldField: try parser.read(into: &held) { (parser) throws(Unsure) in try parser.readList(element) }
+            case .attached where heldField == .trackingEvents: throw Unsure()
             default: try parser.skipValue(depth: 0)
             }
         }
-        guard let name, let startTime, let duration else { throw Unsure() }
+        guard let name, let startTime else { throw Unsure() }
         return (name, startTime, duration, held ?? [])
+    }
+
+    /// An event's type, a string; an id, a string or a plain integer, read as its decimal text.
+    private mutating func readName(_ field: Field) throws(Unsure) -> String {
+        guard field == .id, position < bytes.count, bytes[position] != UInt8(ascii: "\"") else { return try readString() }
+        let first = position
+        _ = try readInteger()
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<position]), as: UTF8.self)
     }
 
     /// Reads a known field's value into `slot`. A field given twice is JSONDecoder's to resolve.
@@ -132,11 +148,13 @@ package struct MetadataParser {
         switch name.count {
         case 2: return matches("id") ? .id : .other
         case 3: return matches("end") ? .end : matches("ads") ? .ads : .other
-        case 5: return matches("start") ? .start : matches("event") ? .event : .other
+        case 5: return matches("start") ? .start : matches("event") ? .event : matches("icons") ? .attached : .other
         case 8: return matches("duration") ? .duration : matches("adBreaks") ? .adBreaks : .other
         case 9: return matches("startTime") ? .startTime : matches("dataRange") ? .dataRange : .other
+        case 12: return matches("companionAds") ? .attached : .other
         case 13: return matches("signalingUrls") ? .signalingUrls : .other
         case 14: return matches("trackingEvents") ? .trackingEvents : .other
+        case 15: return matches("adVerifications") ? .attached : .other
         default: return .other
         }
     }
@@ -206,6 +224,40 @@ package struct MetadataParser {
         if negative { return value }
         guard value != .min else { throw Unsure() }
         return -value
+    }
+
+    /// Reads milliseconds: a plain integer, or one with one to three decimals, rounded to the
+    /// nearest, halves away from zero. Below 2^43 (the year 2248) a `Double` tells three decimals
+    /// apart from the next half, so JSONDecoder's reading through `Double` rounds the same way;
+    /// anything else is left to it.
+    private mutating func readMilliseconds() throws(Unsure) -> Milliseconds {
+        let start = position
+        let negative = consume(UInt8(ascii: "-"))
+        let first = position
+        var whole: Int64 = 0
+        while position < bytes.count, case let digit = bytes[position] &- UInt8(ascii: "0"), digit < 10, position - first < 14 {
+            whole = whole * 10 + Int64(digit)
+            position += 1
+        }
+        guard consume(UInt8(ascii: ".")) else {
+            position = start
+            return try readInteger()
+        }
+        let digits = position - 1 - first
+        guard digits > 0, bytes[first] != UInt8(ascii: "0") || digits == 1, whole < 1 << 43 else { throw Unsure() }
+        let decimals = position
+        var thousandths: Int64 = 0
+        while position < bytes.count, case let digit = bytes[position] &- UInt8(ascii: "0"), digit < 10 {
+            guard position - decimals < 3 else { throw Unsure() }
+            thousandths = thousandths * 10 + Int64(digit)
+            position += 1
+        }
+        let count = position - decimals
+        guard count > 0 else { throw Unsure() }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") { throw Unsure() }
+        for _ in count..<3 { thousandths *= 10 }
+        let magnitude = whole + (thousandths >= 500 ? 1 : 0)
+        return negative ? -magnitude : magnitude
     }
 
     /// Reads a string as JSONDecoder decodes it.

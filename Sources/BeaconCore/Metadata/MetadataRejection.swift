@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The reason a metadata body was rejected, naming where in the document: `ad break p1, ad a1,
-/// event start: duration is not an integer` rather than a path of list indexes.
+/// event start: duration is not a number of milliseconds` rather than a path of list indexes.
 enum MetadataRejection {
     /// Where a rejection is: an ad break, an ad within it, a tracking event within that.
     static func place(pod: String, ad: String? = nil, event: String? = nil) -> String {
@@ -17,7 +17,7 @@ enum MetadataRejection {
 
     /// The reason for a decoding error of `body`. Only on this failure path is the body read once
     /// more, leniently, for the ids the error's coding path holds as list indexes and for the
-    /// number the decoder could not hold as integer milliseconds (it blames the whole document).
+    /// number no milliseconds can hold (the decoder blames the whole document).
     static func describe(_ error: DecodingError, in body: Data) -> String {
         let outline = try? JSONDecoder().decode(Outline.Document.self, from: body)
         switch error {
@@ -27,10 +27,16 @@ enum MetadataRejection {
             return place.isEmpty ? missing : "\(place): \(missing)"
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             guard !context.codingPath.isEmpty else { return "the document is not a JSON object" }
-            let expected = type == String.self ? "a string" : type == Milliseconds.self ? "an integer" : "of the expected type"
+            let expected =
+                switch type {
+                case is String.Type: "a string"
+                case is MetadataIdentifier.Type: "a string or an integer"
+                case is MetadataTime.Type, is Milliseconds.Type: "a number of milliseconds"
+                default: "of the expected type"
+                }
             return located(context.codingPath, in: outline, "is not \(expected)")
         case .dataCorrupted(let context):
-            guard !context.codingPath.isEmpty else { return outline?.firstNonInteger() ?? "not valid JSON" }
+            guard !context.codingPath.isEmpty else { return outline?.firstOutOfRange() ?? "not valid JSON" }
             return located(context.codingPath, in: outline, "is not valid (\(context.debugDescription))")
         @unknown default:
             return "undecodable"
@@ -67,26 +73,27 @@ enum MetadataRejection {
     }
 
     /// The document read leniently: every field that cannot be read is nil, nothing throws past its
-    /// field, and numbers keep how they were written when they are no integer.
+    /// field, and numbers out of range keep how they were read.
     private enum Outline {
         enum Keys: String, CodingKey { case dataRange, start, end, adBreaks, ads, trackingEvents, id, event, startTime, duration }
 
         /// The lists that nest ad breaks, ads and tracking events, outermost first.
         static let lists = ["adBreaks", "ads", "trackingEvents"]
 
-        /// A number where integer milliseconds belong: one, or the number as read (`1.5`, `1e+23`).
+        /// A number where milliseconds belong: usable, or the number as read (`1e+23`), nil when no
+        /// `Double` holds it.
         enum Number: Decodable {
-            case integer(Milliseconds)
-            case other(String)
+            case usable
+            case outOfRange(String?)
 
             init(from decoder: any Decoder) {
                 let container = try? decoder.singleValueContainer()
-                if let integer = try? container?.decode(Milliseconds.self) {
-                    self = .integer(integer)
+                if (try? container?.decode(MetadataTime.self)) != nil {
+                    self = .usable
                 } else if let number = try? container?.decode(Double.self) {
-                    self = .other("\(number)")
+                    self = .outOfRange("\(number)")
                 } else {
-                    self = .other("out of range")
+                    self = .outOfRange(nil)
                 }
             }
         }
@@ -104,16 +111,16 @@ enum MetadataRejection {
                 adBreaks = container?.lenient([Entry].self, .adBreaks)
             }
 
-            /// The first number, in document order, that is no integer: where it is and what it was.
-            func firstNonInteger() -> String? {
-                Self.check("dataRange", [("start", start), ("end", end)]) ?? Self.firstNonInteger(in: adBreaks, depth: 0, within: [])
+            /// The first number, in document order, that no milliseconds can hold: where it is and what it was.
+            func firstOutOfRange() -> String? {
+                Self.check("dataRange", [("start", start), ("end", end)]) ?? Self.firstOutOfRange(in: adBreaks, depth: 0, within: [])
             }
 
-            private static func firstNonInteger(in entries: [Entry]?, depth: Int, within place: [String]) -> String? {
+            private static func firstOutOfRange(in entries: [Entry]?, depth: Int, within place: [String]) -> String? {
                 for (index, entry) in (entries ?? []).enumerated() {
                     let here = place + [Entry.name(entry, depth: depth, index: index)]
                     if let found = check(here.joined(separator: ", "), [("startTime", entry.startTime), ("duration", entry.duration)])
-                        ?? firstNonInteger(in: entry.entries, depth: depth + 1, within: here)
+                        ?? firstOutOfRange(in: entry.entries, depth: depth + 1, within: here)
                     {
                         return found
                     }
@@ -122,8 +129,8 @@ enum MetadataRejection {
             }
 
             private static func check(_ place: @autoclosure () -> String, _ numbers: [(String, Number?)]) -> String? {
-                for case (let field, .other(let written)?) in numbers {
-                    return "\(place()): \(field) \(written) is not an integer number of milliseconds"
+                for case (let field, .outOfRange(let written)?) in numbers {
+                    return "\(place()): \(field) \(written.map { "\($0) " } ?? "")is out of range"
                 }
                 return nil
             }
@@ -139,7 +146,7 @@ enum MetadataRejection {
 
             init(from decoder: any Decoder) {
                 let container = try? decoder.container(keyedBy: Keys.self)
-                id = container?.lenient(String.self, .id)
+                id = container?.lenient(MetadataIdentifier.self, .id)?.text
                 event = container?.lenient(String.self, .event)
                 startTime = container?.lenient(Number.self, .startTime)
                 duration = container?.lenient(Number.self, .duration)

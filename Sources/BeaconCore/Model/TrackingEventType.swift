@@ -6,6 +6,8 @@ public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, 
         case playback
         /// Fires on a player or user action while the playhead lies within the ad, every time.
         case userAction
+        /// Fires once, with its ad's impression.
+        case impression
         /// Not understood: shown in status, never fired.
         case unknown
     }
@@ -13,6 +15,22 @@ public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, 
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The type a metadata document names, whatever its letter case (`Impression`, `FIRSTQUARTILE`):
+    /// a known type takes its canonical spelling, an unknown one keeps the name as written.
+    public init(named name: String) {
+        self = Self.canonical[name] ?? Self.canonical[name.lowercased()] ?? Self(rawValue: name)
+    }
+
+    /// Every known type under its canonical name and its lowercase name.
+    private static let canonical: [String: Self] = {
+        var types: [String: Self] = [:]
+        for type in playbackTypes.union(userActionTypes).union([.verificationNotExecuted]) {
+            types[type.rawValue] = type
+            types[type.rawValue.lowercased()] = type
+        }
+        return types
+    }()
 
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
@@ -28,6 +46,7 @@ public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, 
     public var trigger: Trigger {
         if Self.playbackTypes.contains(self) { return .playback }
         if Self.userActionTypes.contains(self) { return .userAction }
+        if self == .verificationNotExecuted { return .impression }
         return .unknown
     }
 
@@ -53,6 +72,12 @@ public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, 
     public static let playerCollapse = Self(rawValue: "playerCollapse")
     public static let clickTracking = Self(rawValue: "clickTracking")
     public static let clickAbstractType = Self(rawValue: "clickAbstractType")
+
+    /// Sent, with the VAST `[REASON]` macro, for an ad whose verification scripts the player cannot run.
+    public static let verificationNotExecuted = Self(rawValue: "verificationNotExecuted")
+
+    /// Whether an event of this type fires at most once per session (else on every action).
+    public var firesOnce: Bool { trigger == .playback || trigger == .impression }
 
     /// Types that fire from playback, once per session.
     public static let playbackTypes: Set<Self> = [

@@ -1,0 +1,32 @@
+/// An ad break's or an ad's id as the metadata writes it: a string, or an integer read as its
+/// decimal text (`269098710` is the id `"269098710"`). Any other value is refused.
+struct MetadataIdentifier: Codable, Equatable {
+    var text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        do {
+            text = try container.decode(String.self)
+            return
+        } catch DecodingError.typeMismatch {
+            // No string: an integer, maybe. A broken string stays the error it is.
+        }
+        if let integer = try? container.decode(Int64.self) {
+            text = String(integer)
+        } else if let integer = try? container.decode(UInt64.self) {
+            text = String(integer)
+        } else {
+            throw DecodingError.typeMismatch(
+                Self.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "not a string or an integer"))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}

@@ -1,0 +1,35 @@
+/// Tracking of what comes with an ad besides the ad itself: a companion ad's tracking events, an
+/// icon's view and click tracking, an ad verification's tracking events. It is kept on its ad and
+/// listed in status, never fired from time: the daemon shows no companion, icon or verification
+/// script, so these moments never happen (a verification's `verificationNotExecuted`, which the
+/// daemon does owe, joins the ad's own tracking events instead).
+public struct AttachedTracking: Sendable, Equatable, Codable {
+    /// What the tracking belongs to.
+    public enum Source: String, Sendable, Equatable, Codable {
+        /// `companionAds.companion[].trackingEvents`.
+        case companion
+        /// `icons[].iconViewTracking` and `icons[].iconClicks.iconClickTracking`.
+        case icon
+        /// `adVerifications[].trackingEvents`.
+        case verification
+    }
+
+    public var source: Source
+    /// The event as the metadata names it (`clickTracking`, `iconViewTracking`, `iconClickTracking`...).
+    public var event: TrackingEventType
+    /// When the metadata gives one.
+    public var startTime: Milliseconds?
+    public var signalingUrls: [String]
+
+    public init(source: Source, event: TrackingEventType, startTime: Milliseconds?, signalingUrls: [String]) {
+        self.source = source
+        self.event = event
+        self.startTime = startTime
+        self.signalingUrls = signalingUrls
+    }
+
+    /// An icon's view tracking: its `iconViewTracking` URLs.
+    public static let iconView = TrackingEventType(rawValue: "iconViewTracking")
+    /// An icon's click tracking: the URIs of its `iconClicks.iconClickTracking`.
+    public static let iconClick = TrackingEventType(rawValue: "iconClickTracking")
+}
