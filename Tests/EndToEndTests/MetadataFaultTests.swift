@@ -12,6 +12,8 @@ import Testing
 
     static let podStart = Ads.t0 + 2_000
     static let trackingPath = "/live/metadata"
+    /// The largest metadata body the daemon takes.
+    static let cap = DaemonConfiguration(version: "test").maxMetadataBytes
 
     /// One way for the metadata service to fail, and what the daemon's `lastError` then says.
     struct Fault: Sendable, CustomStringConvertible {
@@ -53,7 +55,7 @@ import Testing
                 [
                     Fault("truncated JSON", "metadata: rejected: not valid JSON") { .json(String(good.prefix(good.utf8.count / 2))) },
                     Fault("not JSON", "metadata: rejected: not valid JSON") { .text("<html><body>Service Unavailable</body></html>") },
-                    Fault("wrong types", "rejected: ad break p1, ad p1-a1, event start: duration is not an integer") {
+                    Fault("wrong types", "rejected: ad break p1, ad p1-a1, event start: duration is not a number of milliseconds") {
                         .json(MetadataFaultTests.document(duration: #""12""#))
                     },
                     Fault("negative duration", "rejected: ad break p1, ad p1-a1, event start: duration -500 ms is negative") {
@@ -62,13 +64,18 @@ import Testing
                     Fault("year 9999", "rejected: ad break p1, ad p1-a1, event start: startTime 253402300799000 (9999-12-31T23:59:59.000Z) is outside") {
                         .json(MetadataFaultTests.document(startTime: "253402300799000"))
                     },
-                    Fault("NaN string", "rejected: ad break p1, ad p1-a1, event start: startTime is not an integer") {
+                    Fault("NaN string", "rejected: ad break p1, ad p1-a1, event start: startTime is not a number of milliseconds") {
                         .json(MetadataFaultTests.document(startTime: #""NaN""#))
                     },
                 ]
             case .transfers:
                 [
-                    Fault("body over the cap", "metadata: response larger than 8388608 bytes") { .endless([UInt8](repeating: 0x20, count: 65_536)) },
+                    Fault("body over the cap", "metadata: response larger than \(MetadataFaultTests.cap) bytes") { .endless([UInt8](repeating: 0x20, count: 65_536)) },
+                    // A valid document, one byte past the cap: the memory bound holds whatever the body says.
+                    Fault("document over the cap", "metadata: response larger than \(MetadataFaultTests.cap) bytes") {
+                        let padding = MetadataFaultTests.cap + 1 - good.utf8.count - #"{"padding": "", "#.utf8.count + 1
+                        return .json(#"{"padding": ""# + String(repeating: "x", count: padding) + #"", "# + good.dropFirst())
+                    },
                     Fault("body cut off", "metadata: transfer failed after the host answered") { .cutOff(Array(good.utf8), after: 100) },
                     Fault("503 with Retry-After", "metadata: HTTP 503 (Retry-After 2.0s)") {
                         Response(status: 503, headers: [("Retry-After", "2")])
