@@ -34,10 +34,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(name: "CMalloc"),
         .target(
             name: "BeaconCore",
             dependencies: [
                 "CCurl",
+                "CMalloc",
                 "CSQLite",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),

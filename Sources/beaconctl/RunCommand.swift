@@ -99,6 +99,7 @@ struct RunCommand: AsyncParsableCommand {
             startup.warning("\(settings.debugLoggingWarning)")
         }
         let configuration = settings.daemonConfiguration(version: Beaconctl.version)
+        LargeAllocations.keepOnOwnPages()
 
         let httpConfiguration = settings.httpClientConfiguration(userAgent: "beaconctl/\(Beaconctl.version)")
         let client = CurlHTTPClient(configuration: httpConfiguration)
