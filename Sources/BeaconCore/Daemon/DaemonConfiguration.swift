@@ -25,7 +25,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var debugTracking = false
     /// The largest metadata body accepted: 2 MiB, about 16 000 tracking events, twice the live
     /// window of a megabyte the benchmarks decode. Playing the largest document while answering `status` and saving the
-    /// journal peaks at 61 MiB resident, half of the unit's `MemoryMax=128M`; 8 MiB peaked at 143.
+    /// journal peaks under 63 MiB resident, under half of the unit's `MemoryMax=128M`.
     public var maxMetadataBytes = 2 << 20
     /// Reported in status.
     public var version: String
