@@ -51,7 +51,12 @@ import Testing
             let mediaURL = "\(service.baseURL)/live/master.m3u8?sessid=harmonic"
             try await withDaemon(["--media-url", mediaURL, "--stdin", "--metadata-interval", "0.5"]) { daemon in
                 try await daemon.waitUntilListening()
-                try await daemon.waitForStatus("\(name) applied") { !$0.adBreaks.isEmpty }
+                let applied = try await daemon.waitForStatus("\(name) applied") { !$0.adBreaks.isEmpty }
+                // Companion, icon and verification tracking is listed under its ad, in both views.
+                let listed = Self.attachedCount(in: document)
+                #expect(applied.adBreaks.flatMap(\.ads).map(\.attachedTracking.count).reduce(0, +) == listed, "\(name)")
+                let human = try await runBeaconctl(["status", "--socket", daemon.socketPath]).stdout
+                #expect(human.split(separator: "\n").count { $0.hasPrefix("    listed ") } == listed, "\(name)\n\(human)")
                 var feed = TickFeed(from: firstStart + shift - 2_000)
                 feed.play(to: windows.upperBound + 1_000)
                 daemon.send(feed.lines)
@@ -131,6 +136,21 @@ import Testing
             }
         }
         return (starts.min() ?? 0)...(ends.max() ?? 0)
+    }
+
+    /// How many tracking entries of companion ads, icons (view and click) and verifications (but
+    /// verificationNotExecuted, which goes with the impression) the document holds.
+    static func attachedCount(in document: Any) -> Int {
+        ads(in: document).map { ad in
+            let companions = ((ad["companionAds"] as? [String: Any])?["companion"] as? [[String: Any]] ?? [])
+                .map { ($0["trackingEvents"] as? [Any])?.count ?? 0 }.reduce(0, +)
+            let icons = (ad["icons"] as? [[String: Any]] ?? [])
+                .map { ($0["iconViewTracking"] == nil ? 0 : 1) + ((($0["iconClicks"] as? [String: Any])?["iconClickTracking"]) == nil ? 0 : 1) }
+                .reduce(0, +)
+            let verifications = (ad["adVerifications"] as? [[String: Any]] ?? []).flatMap { $0["trackingEvents"] as? [[String: Any]] ?? [] }
+                .count { ($0["event"] as? String)?.lowercased() != "verificationnotexecuted" }
+            return companions + icons + verifications
+        }.reduce(0, +)
     }
 
     /// The request URIs due, each once: the time-based events that start inside their ad as
