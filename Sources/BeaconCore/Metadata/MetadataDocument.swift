@@ -8,10 +8,17 @@ import Foundation
 public struct MetadataDocument: Sendable, Equatable {
     public var dataRange: DataRange
     public var pods: [Pod]
+    /// What the document's times are counted on.
+    public var timeline: Timeline
+    /// Program date time minus media time, when a media-time document also places itself on
+    /// program date time (MediaTailor's `*ProgramDateTime`): ticks of either form can then be mapped.
+    public var programDateTimeOffset: Milliseconds?
 
-    public init(dataRange: DataRange, pods: [Pod]) {
+    public init(dataRange: DataRange, pods: [Pod], timeline: Timeline = .programDateTime, programDateTimeOffset: Milliseconds? = nil) {
         self.dataRange = dataRange
         self.pods = pods
+        self.timeline = timeline
+        self.programDateTimeOffset = programDateTimeOffset
     }
 
     /// The latest epoch millisecond beaconctl reads anywhere: the end of year 9999, the last that
