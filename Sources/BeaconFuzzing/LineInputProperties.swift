@@ -105,7 +105,7 @@ enum LineInputProperties {
             case .playhead(let tick):
                 if !hasBreak {
                     hasBreak = true
-                    try probe.apply(Self.adBreak(after: tick.playhead))
+                    try probe.apply(Self.adBreak(after: tick.playhead, on: tick.timeline))
                 }
                 try probe.observe(tick, arrivalTime: clock)
             case .player(let event): try probe.observe(event, arrivalTime: clock)
@@ -116,7 +116,8 @@ enum LineInputProperties {
 
         mutating func advance() { clock += LineInputProperties.lineInterval }
 
-        static func adBreak(after playhead: Milliseconds) -> MetadataDocument {
+        /// On the tick's timeline: the session then takes every tick of its form.
+        static func adBreak(after playhead: Milliseconds, on timeline: Timeline) -> MetadataDocument {
             let start = min(playhead + 2_000, MetadataDocument.latestTime - 60_000)
             let ads = (0..<2).map { index in
                 StandardAd.make(id: "a\(index)", start: start + Milliseconds(index) * 8_000, duration: 8_000) { type in
@@ -125,7 +126,7 @@ enum LineInputProperties {
             }
             return MetadataDocument(
                 dataRange: DataRange(start: max(0, start - 60_000), end: start + 16_000),
-                pods: [Pod(id: "break", startTime: start, duration: 16_000, ads: ads)])
+                pods: [Pod(id: "break", startTime: start, duration: 16_000, ads: ads)], timeline: timeline)
         }
     }
 }

@@ -92,7 +92,7 @@ enum MetadataProperties {
         func playThrough() throws(PropertyViolation) {
             var playhead = from
             while true {
-                try probe.observe(PlayheadTick(playhead: playhead), arrivalTime: clock)
+                try probe.observe(PlayheadTick(playhead: playhead, timeline: document.timeline), arrivalTime: clock)
                 if playhead == to { break }
                 playhead = min(playhead + tickInterval, to)
                 clock += tickInterval

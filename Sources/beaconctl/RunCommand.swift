@@ -26,6 +26,8 @@ struct RunCommand: AsyncParsableCommand {
             Input lines, on stdin (--stdin) and on the control socket:
               <epoch-ms> | playhead <epoch-ms> | playhead <ISO-8601>
               {"playhead": <epoch-ms>, "at": <wall-clock epoch-ms>, "rate": <x>}
+              position <seconds> | {"position": <seconds>, "at": <wall-clock epoch-ms>, "rate": <x>}
+                (media time: the player's currentTime, for VOD and streams without program date time)
               load <media-url> | unload | play | pause | complete | seek-start | seek-end
               buffer-start | buffer-end | rate <x>
               mute | unmute | skip | rewind | expand | collapse | click

@@ -6,7 +6,7 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Show what the running daemon knows and did.",
         discussion: """
-            The human view shows the session URLs, the state, the playhead (UTC), the time to the next ad \
+            The human view shows the session URLs, the state, the playhead (UTC, or HH:MM:SS.mmm with the content position on media time), the time to the next ad \
             break, the data range, and every ad break, ad and tracking event with its reporting state \
             (idle, connecting, done, failed). --json prints the status document, one line.
             Exits 1 when no daemon listens on the socket.

@@ -12,7 +12,7 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "A live view of the running daemon, refreshed in place.",
         discussion: """
-            Shows the session, its state, the playhead (UTC), the time to the next ad break, the ad \
+            Shows the session, its state, the playhead (UTC, or HH:MM:SS.mmm with the content position on media time), the time to the next ad break, the ad \
             playing with its progress and the reporting state of each of its tracking events, the \
             tracking events in flight, and the last warnings and errors. Ctrl-C ends it.
             When stdout is not a terminal, or with --once, frames are plain text without escape codes. \

@@ -96,6 +96,8 @@ struct ScriptedPlayer {
     var playhead: Milliseconds
     /// Everything fired so far, in order.
     var fired: [Firing] = []
+    /// The form the player ticks in: `playhead` (program date time) or `position` (media time).
+    var tickTimeline = Timeline.programDateTime
 
     init(session: TrackingSession, at playhead: Milliseconds) {
         self.session = session
@@ -113,7 +115,8 @@ struct ScriptedPlayer {
     mutating func tick(_ playhead: Milliseconds, after: Milliseconds = 250, observedAt: Milliseconds? = nil, rate: Double? = nil) -> [Firing] {
         clock += after
         self.playhead = playhead
-        let firings = session.observe(PlayheadTick(playhead: playhead, observedAt: observedAt, rate: rate), arrivalTime: clock)
+        let firings = session.observe(
+            PlayheadTick(playhead: playhead, observedAt: observedAt, rate: rate, timeline: tickTimeline), arrivalTime: clock)
         fired += firings
         return firings
     }

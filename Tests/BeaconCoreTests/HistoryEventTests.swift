@@ -28,8 +28,12 @@ import Testing
         ])),
         (.sessionFailed(mediaURL: "http://m", reason: "HTTP 404"), HistoryEvent(.sessionFailed, ["mediaUrl": "http://m", "reason": "HTTP 404"])),
         (.sessionEnded(sessionId: nil), HistoryEvent(.sessionEnded, ["sessionId": "-"])),
-        (.metadataApplied(pods: 2, dataRange: DataRange(start: 0, end: 1_000), bytes: 512), HistoryEvent(.metadataApplied, [
-            "adBreaks": "2", "dataRangeStart": "1970-01-01T00:00:00.000Z", "dataRangeEnd": "1970-01-01T00:00:01.000Z", "bytes": "512",
+        (.metadataApplied(pods: 2, dataRange: DataRange(start: Fixture.t0, end: Fixture.t0 + 1_000), bytes: 512), HistoryEvent(.metadataApplied, [
+            "adBreaks": "2", "dataRangeStart": "2023-01-31T03:25:34.076Z", "dataRangeEnd": "2023-01-31T03:25:35.076Z", "bytes": "512",
+        ])),
+        // A range on media time is shown as positions.
+        (.metadataApplied(pods: 2, dataRange: DataRange(start: 0, end: 61_000), bytes: 512), HistoryEvent(.metadataApplied, [
+            "adBreaks": "2", "dataRangeStart": "00:00:00.000", "dataRangeEnd": "00:01:01.000", "bytes": "512",
         ])),
         (.adBreaksDiscovered(podIDs: ["p1", "p2"]), HistoryEvent(.adBreaksDiscovered, ["adBreaks": "p1,p2"])),
         (.metadataUnchanged(bytes: 512), nil),

@@ -51,7 +51,10 @@ import Testing
                     == [
                         "apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters",
                         "lastError", "metadataFailures", "nextMetadataAt", "initFailures", "nextInitAt", "deliveries", "journal",
+                        "timeline", "contentPosition",
                     ])
+            #expect(object["timeline"] as? String == "programDateTime")
+            #expect(object["contentPosition"] is NSNull)
             #expect(object["apiLevel"] as? Int == 1)
             #expect(object["state"] as? String == "playing")
             let session = try #require(object["session"] as? [String: Any])

@@ -39,13 +39,20 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var initFailures: Int
     /// When the next session init attempt is due (wall clock) while init is being retried.
     public var nextInitAt: Milliseconds?
+    /// What the session's times (`playhead`, `dataRange`, ad breaks, ads, tracking events) are
+    /// counted on: `programDateTime` (epoch ms) or `mediaTime` (ms from the start of the stream);
+    /// nil before the session's first metadata document.
+    public var timeline: Timeline?
+    /// On a media-time session, the playhead without the stitched ad breaks before it (ms): the
+    /// position in the content, for bookmarks and resume points. Nil on program date time.
+    public var contentPosition: Milliseconds?
 
     public init(
         apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
         playhead: Milliseconds?, lastTickAt: Milliseconds? = nil, lastMetadataAt: Milliseconds? = nil,
         dataRange: DataRange?, adBreaks: [Pod], counters: Counters, lastError: String? = nil,
         metadataFailures: Int = 0, nextMetadataAt: Milliseconds? = nil, initFailures: Int = 0, nextInitAt: Milliseconds? = nil,
-        deliveries: [Delivery] = [], journal: Journal = Journal(state: .off)
+        deliveries: [Delivery] = [], journal: Journal = Journal(state: .off), timeline: Timeline? = nil, contentPosition: Milliseconds? = nil
     ) {
         self.apiLevel = apiLevel
         self.version = version
@@ -64,6 +71,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
         self.nextInitAt = nextInitAt
         self.deliveries = deliveries
         self.journal = journal
+        self.timeline = timeline
+        self.contentPosition = contentPosition
     }
 
     /// One signaling URL of one fired tracking event, as far as its delivery went.
@@ -170,6 +179,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case apiLevel, version, state, session, playhead, lastTickAt, lastMetadataAt, dataRange, adBreaks, counters, lastError
         case metadataFailures, nextMetadataAt, initFailures, nextInitAt, deliveries, journal
+        case timeline, contentPosition
     }
 
     public init(from decoder: any Decoder) throws {
@@ -192,6 +202,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
         nextInitAt = try container.decodeIfPresent(Milliseconds.self, forKey: .nextInitAt)
         deliveries = try container.decodeIfPresent([Delivery].self, forKey: .deliveries) ?? []
         journal = try container.decodeIfPresent(Journal.self, forKey: .journal) ?? Journal(state: .off)
+        timeline = try container.decodeIfPresent(Timeline.self, forKey: .timeline)
+        contentPosition = try container.decodeIfPresent(Milliseconds.self, forKey: .contentPosition)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -214,7 +226,12 @@ public struct StatusReport: Sendable, Equatable, Codable {
         try container.encode(nextInitAt, forKey: .nextInitAt)
         try container.encode(deliveries, forKey: .deliveries)
         try container.encode(journal, forKey: .journal)
+        try container.encode(timeline, forKey: .timeline)
+        try container.encode(contentPosition, forKey: .contentPosition)
     }
+
+    /// The timeline times are shown on: program date time until a document says otherwise.
+    var shownTimeline: Timeline { timeline ?? .programDateTime }
 
     public func jsonLine() -> String {
         JSONLine.encode(self)

@@ -2,6 +2,7 @@
 /// pod, ad and tracking event with its reporting state.
 public enum StatusView {
     public static func render(_ report: StatusReport) -> String {
+        let time = report.shownTimeline
         var lines: [String] = []
         lines.append("beaconctl \(report.version) (API level \(report.apiLevel))")
         lines.append(field("state", report.state))
@@ -17,13 +18,14 @@ public enum StatusView {
             lines.append(field("session", noSession(report)))
         }
         if let playhead = report.playhead {
-            lines.append(field("playhead", UTCTime.format(playhead)))
+            lines.append(field("playhead", time.format(playhead)))
+            if let content = report.contentPosition { lines.append(field("content", "\(time.format(content)) without ad breaks")) }
             lines.append(field("next ad break", nextBreak(after: playhead, in: report.adBreaks)))
         } else {
             lines.append(field("playhead", "no tick yet"))
         }
         if let range = report.dataRange {
-            lines.append(field("data range", "\(UTCTime.format(range.start)) .. \(UTCTime.format(range.end))"))
+            lines.append(field("data range", "\(time.format(range.start)) .. \(time.format(range.end))"))
         }
         let counters = report.counters
         lines.append(field("ticks", "\(counters.ticks)   bad lines \(counters.badLines)"))
@@ -50,10 +52,10 @@ public enum StatusView {
             lines.append("")
             let podWithdrawn = !pod.ads.isEmpty && pod.ads.allSatisfy(\.isWithdrawn)
             lines.append(
-                "ad break \(pod.id)   \(UTCTime.format(pod.startTime))   \(UTCTime.formatSpan(pod.duration))\(podWithdrawn ? "   WITHDRAWN" : "")")
+                "ad break \(pod.id)   \(time.format(pod.startTime))   \(UTCTime.formatSpan(pod.duration))\(podWithdrawn ? "   WITHDRAWN" : "")")
             for ad in pod.ads {
                 let withdrawn = ad.isWithdrawn ? "   WITHDRAWN from the metadata before it played: none of its events fires" : ""
-                lines.append("  ad \(ad.id)   \(UTCTime.format(ad.startTime))   \(UTCTime.formatSpan(ad.duration))\(withdrawn)")
+                lines.append("  ad \(ad.id)   \(time.format(ad.startTime))   \(UTCTime.formatSpan(ad.duration))\(withdrawn)")
                 for event in ad.trackingEvents {
                     // The ad line already says why each event of a withdrawn ad is held back.
                     let reason = ad.isWithdrawn ? nil : HeldBackText.reason(for: event, in: ad)

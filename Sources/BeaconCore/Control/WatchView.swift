@@ -42,7 +42,10 @@ public enum WatchView {
         }
         if let playhead = estimatedPlayhead(report, now: now) {
             let age = report.lastTickAt.map { "   last tick \(UTCTime.formatSpan(max(now - $0, 0))) ago" } ?? ""
-            lines.append(field("playhead") + UTCTime.format(playhead) + age)
+            lines.append(field("playhead") + report.shownTimeline.format(playhead) + age)
+            if let content = report.contentPosition {
+                lines.append(field("content") + report.shownTimeline.format(content) + "   without ad breaks")
+            }
             lines.append(field("next ad break") + StatusView.nextBreak(after: playhead, in: report.adBreaks))
             lines += currentAd(at: playhead, in: report.adBreaks, width: width)
         } else {

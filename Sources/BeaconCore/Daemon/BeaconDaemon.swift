@@ -483,6 +483,9 @@ public actor BeaconDaemon: Service {
         } catch {
             return metadataFailed("rejected: \(error.reason)")
         }
+        if let mismatch = session?.tracking.timelineMismatch(of: document) {
+            return metadataFailed("rejected: \(mismatch)")
+        }
         lastMetadataAt = time.wallNow()
         var known = Set(session?.tracking.schedule.pods.map(\.id) ?? [])
         let discovered = document.pods.map(\.id).filter { known.insert($0).inserted }
@@ -492,7 +495,7 @@ public actor BeaconDaemon: Service {
         session?.snapshotDirty = true
         pruneJournal()
         logs.metadata.info(
-            "metadata refreshed adBreaks=\(document.pods.count) dataRange=\(UTCTime.format(document.dataRange.start))..\(UTCTime.format(document.dataRange.end)) bytes=\(response.body.count)")
+            "metadata refreshed adBreaks=\(document.pods.count) dataRange=\(document.timeline.format(document.dataRange.start))..\(document.timeline.format(document.dataRange.end)) bytes=\(response.body.count)")
         notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange, bytes: response.body.count))
         if !discovered.isEmpty { notify(.adBreaksDiscovered(podIDs: discovered)) }
         dispatch(firings)
@@ -539,6 +542,11 @@ public actor BeaconDaemon: Service {
             switch LineParser.parse(text) {
             case .failure(let error): return .line(refuse(error.reason, excerpt: text, from: client))
             case .success(.events(follow: true, let after)): return .stream(events.follow(after: after))
+            case .success(.playhead(let tick)):
+                if let session, case .failure(let error) = session.tracking.placed(tick) {
+                    return .line(refuse(error.reason, excerpt: text, from: client))
+                }
+                return await execute(.playhead(tick)).map { .line($0) } ?? .none
             case .success(let command): return await execute(command).map { .line($0) } ?? .none
             }
         }
@@ -916,7 +924,7 @@ public actor BeaconDaemon: Service {
             metadataFailures: session?.metadataSchedule.consecutiveFailures ?? 0,
             nextMetadataAt: session?.nextMetadataAt.map { $0 + wallOffset }, initFailures: initRetries.schedule.consecutiveFailures,
             nextInitAt: initRetries.nextAttemptAt.map { $0 + wallOffset }, deliveries: deliveryReport(wallOffset: wallOffset),
-            journal: journalReport())
+            journal: journalReport(), timeline: session?.tracking.timeline, contentPosition: session?.tracking.contentPosition)
     }
 
     private func countersNow() -> StatusReport.Counters {

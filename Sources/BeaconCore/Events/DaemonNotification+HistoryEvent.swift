@@ -15,9 +15,10 @@ extension DaemonNotification {
         case .sessionEnded(let sessionId):
             HistoryEvent(.sessionEnded, ["sessionId": sessionId ?? "-"])
         case .metadataApplied(let pods, let dataRange, let bytes):
+            // A media-time range starts before 2000-01-01 as epoch milliseconds: its start says which it is.
             HistoryEvent(.metadataApplied, [
-                "adBreaks": "\(pods)", "dataRangeStart": UTCTime.format(dataRange.start),
-                "dataRangeEnd": UTCTime.format(dataRange.end), "bytes": "\(bytes)",
+                "adBreaks": "\(pods)", "dataRangeStart": MetadataDocument.timeline(ofRangeStarting: dataRange.start).format(dataRange.start),
+                "dataRangeEnd": MetadataDocument.timeline(ofRangeStarting: dataRange.start).format(dataRange.end), "bytes": "\(bytes)",
             ])
         case .adBreaksDiscovered(let podIDs):
             HistoryEvent(.adBreaksDiscovered, ["adBreaks": podIDs.joined(separator: ",")])

@@ -7,8 +7,9 @@ import Foundation
 /// Parses the line protocol spoken on stdin and the control socket.
 ///
 /// A playhead is a bare number of epoch milliseconds, `playhead <ms>`, `playhead <ISO-8601 date>`
-/// or a JSON object `{"playhead": ms, "at": ms, "rate": x}`; every other line is one word,
-/// optionally followed by one argument (`load <media-url>`, `rate <x>`).
+/// or a JSON object `{"playhead": ms, "at": ms, "rate": x}`, all on program date time; a position
+/// on media time is `position <seconds>` or `{"position": s, "at": ms, "rate": x}`. Every other
+/// line is one word, optionally followed by one argument (`load <media-url>`, `rate <x>`).
 public enum LineParser {
     public static func parse(_ line: String) -> Result<InputCommand, LineError> {
         let text = line.trimmedOfWhitespace
@@ -24,6 +25,9 @@ public enum LineParser {
         case ("playhead", let value?):
             let time = value.first?.isNumber == true && !value.contains("T") ? parseMilliseconds(value) : parseDate(value)
             return time.map { .playhead(PlayheadTick(playhead: $0)) }
+        case ("position", let value?):
+            guard let seconds = Double(value) else { return .failure(LineError("'\(value.prefix(40))' is not a number of seconds")) }
+            return position(seconds).map { .playhead(PlayheadTick(playhead: $0, timeline: .mediaTime)) }
         case ("load", let url?): return .success(.load(mediaURL: url))
         case ("events", nil): return .success(.events(follow: false, after: nil))
         case ("events", let argument?): return parseEventsFollow(argument)
@@ -32,7 +36,7 @@ public enum LineParser {
                 return .failure(LineError("rate '\(value.prefix(40))' is not a finite non-negative number"))
             }
             return .success(.player(.rate(rate)))
-        case ("playhead", nil), ("load", nil), ("rate", nil):
+        case ("playhead", nil), ("position", nil), ("load", nil), ("rate", nil):
             return .failure(LineError("'\(word)' needs an argument"))
         case (_, nil):
             if let command = bareCommands[word] { return .success(command) }
@@ -73,6 +77,14 @@ public enum LineParser {
         return .success(Milliseconds(value.rounded()))
     }
 
+    /// A position in seconds, as a player's `currentTime` reads, in milliseconds rounded.
+    private static func position(_ seconds: Double) -> Result<Milliseconds, LineError> {
+        milliseconds(seconds * 1000, name: "position").flatMap { position in
+            MetadataDocument.validMediaTimes.contains(position)
+                ? .success(position) : .failure(LineError("position is past \(MetadataDocument.validMediaTimesText) of media time"))
+        }
+    }
+
     private static func parseMilliseconds(_ text: String) -> Result<Milliseconds, LineError> {
         guard let value = Double(text) else { return .failure(LineError("'\(text.prefix(40))' is not a number")) }
         return milliseconds(value, name: "playhead")
@@ -89,18 +101,29 @@ public enum LineParser {
     }
 
     private struct JSONTick: Decodable {
-        var playhead: Double
+        var playhead: Double?
+        var position: Double?
         var at: Double?
         var rate: Double?
     }
 
+    private static let jsonTickForms = "not a JSON tick {\"playhead\": ms, \"at\": ms, \"rate\": x} or {\"position\": s, \"at\": ms, \"rate\": x}"
+
     private static func parseJSONTick(_ text: String) -> Result<InputCommand, LineError> {
         guard let tick = try? JSONDecoder().decode(JSONTick.self, from: Data(text.utf8)) else {
-            return .failure(LineError("not a JSON playhead object {\"playhead\": ms, \"at\": ms, \"rate\": x}"))
+            return .failure(LineError(jsonTickForms))
+        }
+        let placed: Result<(Milliseconds, Timeline), LineError>
+        switch (tick.playhead, tick.position) {
+        case (let playhead?, nil): placed = milliseconds(playhead, name: "playhead").map { ($0, .programDateTime) }
+        case (nil, let position?): placed = self.position(position).map { ($0, .mediaTime) }
+        case (.some, .some): return .failure(LineError("a tick gives either \"playhead\" or \"position\", not both"))
+        case (nil, nil): return .failure(LineError(jsonTickForms))
         }
         let playhead: Milliseconds
-        switch milliseconds(tick.playhead, name: "playhead") {
-        case .success(let value): playhead = value
+        let timeline: Timeline
+        switch placed {
+        case .success(let value): (playhead, timeline) = value
         case .failure(let error): return .failure(error)
         }
         var observedAt: Milliseconds?
@@ -113,7 +136,7 @@ public enum LineParser {
         if let rate = tick.rate, !(rate.isFinite && rate >= 0) {
             return .failure(LineError("rate is not a finite non-negative number"))
         }
-        return .success(.playhead(PlayheadTick(playhead: playhead, observedAt: observedAt, rate: tick.rate)))
+        return .success(.playhead(PlayheadTick(playhead: playhead, observedAt: observedAt, rate: tick.rate, timeline: timeline)))
     }
 }
 

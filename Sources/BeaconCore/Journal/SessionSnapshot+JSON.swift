@@ -17,6 +17,8 @@ extension SessionSnapshot {
             json.member("played") { $0.array(played) { $0.array($1) { $0.integer($1) } } }
             if let playhead { json.member("playhead") { $0.integer(playhead) } }
             json.member("savedAt") { $0.integer(savedAt) }
+            if let timeline { json.member("timeline") { $0.string(timeline.rawValue) } }
+            if let programDateTimeOffset { json.member("programDateTimeOffset") { $0.integer(programDateTimeOffset) } }
         }
         return json.bytes
     }

@@ -12,10 +12,14 @@ public struct SessionSnapshot: Sendable, Equatable, Codable {
     public var playhead: Milliseconds?
     /// When this snapshot was taken (an instant of the monotonic clock: retention counts from it).
     public var savedAt: Milliseconds
+    /// The session's timeline; nil before its first document (and in snapshots of earlier releases).
+    public var timeline: Timeline?
+    /// Program date time minus media time, when the metadata gives both.
+    public var programDateTimeOffset: Milliseconds?
 
     public init(
         endpoints: SessionEndpoints, adBreaks: [Pod], dataRange: DataRange?, played: [[Milliseconds]], playhead: Milliseconds?,
-        savedAt: Milliseconds
+        savedAt: Milliseconds, timeline: Timeline? = nil, programDateTimeOffset: Milliseconds? = nil
     ) {
         self.endpoints = endpoints
         self.adBreaks = adBreaks
@@ -23,5 +27,7 @@ public struct SessionSnapshot: Sendable, Equatable, Codable {
         self.played = played
         self.playhead = playhead
         self.savedAt = savedAt
+        self.timeline = timeline
+        self.programDateTimeOffset = programDateTimeOffset
     }
 }

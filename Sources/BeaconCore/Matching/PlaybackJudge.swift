@@ -12,7 +12,9 @@
 /// sets a new baseline.
 ///
 /// A tick carrying `at` is timed on the player's clock, one without on its arrival: the two are
-/// never compared. A tick on the other basis than the last one is judged like a seek, a new baseline.
+/// never compared. A tick on the other basis than the last one is judged like a seek, a new baseline;
+/// so is a tick on another timeline (a position after a program date time, before the session's
+/// timeline is known).
 public struct PlaybackJudge: Sendable, Equatable {
     /// How the player is doing, as status shows it.
     public enum State: String, Sendable, Equatable {
@@ -33,6 +35,7 @@ public struct PlaybackJudge: Sendable, Equatable {
     private var onlyStalled = false
     /// Whether the last tick carried the player's own clock (`at`) rather than its arrival time.
     private var lastTickOnPlayerClock = false
+    private var lastTimeline: Timeline?
     public private(set) var isPaused = false
     public private(set) var isSeeking = false
     public private(set) var isBuffering = false
@@ -61,14 +64,16 @@ public struct PlaybackJudge: Sendable, Equatable {
         }
         let time = tick.observedAt ?? arrivalTime
         let switchesClock = lastTickTime != nil && (tick.observedAt != nil) != lastTickOnPlayerClock
+        let switchesTimeline = lastTimeline != nil && lastTimeline != tick.timeline
         defer {
             lastPlayhead = tick.playhead
+            lastTimeline = tick.timeline
             lastTickTime = time
             lastTickOnPlayerClock = tick.observedAt != nil
             interrupted = !isPlayingNormally
             onlyStalled = interrupted && !isSeeking && !isCompleted && Self.normalRates.contains(rate)
         }
-        guard !interrupted, !switchesClock, isPlayingNormally, let from = lastPlayhead, let since = lastTickTime else { return nil }
+        guard !interrupted, !switchesClock, !switchesTimeline, isPlayingNormally, let from = lastPlayhead, let since = lastTickTime else { return nil }
         let advance = tick.playhead - from
         let elapsed = max(0, time - since)
         let allowed = Double(elapsed) * rate * (1 + Self.speedSlack) + Double(Self.jitter)

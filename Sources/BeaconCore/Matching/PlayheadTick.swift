@@ -1,16 +1,20 @@
 /// One playhead report from the player.
 public struct PlayheadTick: Sendable, Equatable {
-    /// The program time being shown, epoch milliseconds.
+    /// The time being shown, on `timeline`: epoch milliseconds of program date time, or
+    /// milliseconds from the start of the stream (a `position` tick).
     public var playhead: Milliseconds
     /// When the player observed that playhead (wall clock, epoch milliseconds), if it said so.
     /// It replaces the arrival time for judging playback speed, so recorded ticks replay alike at any speed.
     public var observedAt: Milliseconds?
     /// The playback rate the player reported with this tick.
     public var rate: Double?
+    /// The timeline `playhead` is counted on: which form the player sent.
+    public var timeline: Timeline
 
-    public init(playhead: Milliseconds, observedAt: Milliseconds? = nil, rate: Double? = nil) {
+    public init(playhead: Milliseconds, observedAt: Milliseconds? = nil, rate: Double? = nil, timeline: Timeline = .programDateTime) {
         self.playhead = playhead
         self.observedAt = observedAt
         self.rate = rate
+        self.timeline = timeline
     }
 }

@@ -6,6 +6,10 @@ public struct TrackingSession: Sendable {
     public private(set) var judge = PlaybackJudge()
     public private(set) var played = PlayedStretches()
     private var pending = PendingWindows()
+    /// What every time of the session is counted on, set by its first metadata document.
+    public private(set) var timeline: Timeline?
+    /// Program date time minus media time, when the metadata gives both: ticks of either form are then mapped.
+    public private(set) var programDateTimeOffset: Milliseconds?
     /// How long pods absent from the metadata, and played stretches, are remembered after they end.
     public var retention: Milliseconds
 
@@ -21,6 +25,9 @@ public struct TrackingSession: Sendable {
     ) -> (session: TrackingSession, due: [Firing]) {
         var session = TrackingSession(retention: retention)
         session.dataRange = snapshot.dataRange
+        // A snapshot of an earlier release holds no timeline: it was on program date time.
+        session.timeline = snapshot.timeline ?? (snapshot.dataRange == nil ? nil : .programDateTime)
+        session.programDateTimeOffset = snapshot.programDateTimeOffset
         for pair in snapshot.played where pair.count == 2 && pair[0] <= pair[1] {
             session.played.insert(pair[0]...pair[1])
         }
@@ -40,14 +47,37 @@ public struct TrackingSession: Sendable {
     public func snapshot(endpoints: SessionEndpoints, savedAt: Milliseconds) -> SessionSnapshot {
         SessionSnapshot(
             endpoints: endpoints, adBreaks: schedule.pods, dataRange: dataRange,
-            played: played.ranges.map { [$0.lowerBound, $0.upperBound] }, playhead: judge.lastPlayhead, savedAt: savedAt)
+            played: played.ranges.map { [$0.lowerBound, $0.upperBound] }, playhead: judge.lastPlayhead, savedAt: savedAt,
+            timeline: timeline, programDateTimeOffset: programDateTimeOffset)
     }
 
     /// Playback-triggered events not fired yet.
     public var pendingCount: Int { pending.count }
 
+    /// Why `document` cannot be merged into this session: it is on another timeline than the first one.
+    public func timelineMismatch(of document: MetadataDocument) -> String? {
+        guard let timeline, document.timeline != timeline else { return nil }
+        return "the document is on \(document.timeline.rawValue), the session on \(timeline.rawValue)"
+    }
+
+    /// Puts a tick on the session's timeline, or says why it cannot be (see ``TickPlacement``).
+    public func placed(_ tick: PlayheadTick) -> Result<PlayheadTick, LineError> {
+        TickPlacement.place(tick, on: timeline, offset: programDateTimeOffset)
+    }
+
+    /// The last position without the stitched ad breaks before it, on a media-time session; nil on
+    /// program date time, where a live window forgets its early breaks and no position counts from a start.
+    public var contentPosition: Milliseconds? {
+        guard timeline == .mediaTime, let playhead = judge.lastPlayhead else { return nil }
+        return ContentPosition.of(playhead, breaks: schedule.pods.map { $0.startTime...($0.startTime + max($0.duration, 0)) })
+    }
+
     /// Merges a metadata refresh; returns events whose window was already played (late metadata).
+    /// The first document sets the session's timeline; one on another (``timelineMismatch(of:)``) changes nothing.
     public mutating func apply(_ document: MetadataDocument) -> [Firing] {
+        guard timelineMismatch(of: document) == nil else { return [] }
+        timeline = document.timeline
+        programDateTimeOffset = document.programDateTimeOffset
         dataRange = document.dataRange
         // Forget what is past retention first, so a late event is only matched against stretches still remembered.
         let cutoff = max(judge.lastPlayhead ?? .min, document.dataRange.end) - retention
@@ -78,8 +108,9 @@ public struct TrackingSession: Sendable {
     }
 
     /// Takes a playhead tick; returns the events whose window the newly played stretch covers.
+    /// A tick the session refuses (see ``placed(_:)``) changes nothing.
     public mutating func observe(_ tick: PlayheadTick, arrivalTime: Milliseconds) -> [Firing] {
-        guard let stretch = judge.observe(tick, arrivalTime: arrivalTime) else { return [] }
+        guard case .success(let tick) = placed(tick), let stretch = judge.observe(tick, arrivalTime: arrivalTime) else { return [] }
         played.insert(stretch)
         return fire(pending.takeDue(overlapping: stretch))
     }

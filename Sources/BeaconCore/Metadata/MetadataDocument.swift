@@ -29,6 +29,18 @@ public struct MetadataDocument: Sendable, Equatable {
     /// time outside them is a broken server, not a stream.
     public static let validTimes: ClosedRange<Milliseconds> = 946_684_800_000...4_102_444_800_000
 
+    /// The times a media-time document may name: its offsets from the start of the stream, up to
+    /// 366 days (a VOD asset, or a live session running for a year). Far below ``validTimes``, so
+    /// no time is read as both.
+    public static let validMediaTimes: ClosedRange<Milliseconds> = 0...31_622_400_000
+    static let validMediaTimesText = "0..366 days"
+
+    /// The timeline a Harmonic document is on, from its data range: one starting before
+    /// ``validTimes`` (before 2000-01-01 as epoch milliseconds) counts media offsets, not dates.
+    public static func timeline(ofRangeStarting start: Milliseconds) -> Timeline {
+        start < validTimes.lowerBound ? .mediaTime : .programDateTime
+    }
+
     /// The longest duration a document may give an ad break, an ad or a tracking event: a day.
     public static let longestDuration: Milliseconds = 86_400_000
 
@@ -37,7 +49,8 @@ public struct MetadataDocument: Sendable, Equatable {
     /// decimal text, event types are matched whatever their letter case, and what is attached to an
     /// ad (companion ads, icons, verifications) is kept when it can be read. Only what cannot be
     /// used rejects the body whole: not JSON, no `dataRange`, a wrong type where a value is needed
-    /// (a string or `null` where milliseconds belong), a time outside ``validTimes``, a negative
+    /// (a string or `null` where milliseconds belong), a time outside those of its timeline
+    /// (``validTimes`` for program date time, ``validMediaTimes`` for media time), a negative
     /// duration or one over ``longestDuration``; the reason names the ad break, ad and tracking
     /// event at fault, and the caller keeps its previous state.
     ///
@@ -45,13 +58,15 @@ public struct MetadataDocument: Sendable, Equatable {
     /// times faster than JSONDecoder, which alone would spend 40 ms on a live window of a megabyte.
     /// It reads a strict subset of what JSONDecoder accepts, to the same document; whatever it is
     /// not sure of goes to JSONDecoder, which stays the authority on what is accepted and why not.
+    /// A data range starting before 2000-01-01 puts the document on media time (see ``timeline(ofRangeStarting:)``).
     public static func decode(_ body: some Collection<UInt8>) throws(MetadataError) -> MetadataDocument {
-        let document: MetadataDocument
+        var document: MetadataDocument
         if let parsed = MetadataParser.parse(body) {
             document = parsed
         } else {
             document = try decodeWithJSONDecoder(body)
         }
+        document.timeline = timeline(ofRangeStarting: document.dataRange.start)
         try document.validate()
         return document
     }
@@ -76,11 +91,18 @@ public struct MetadataDocument: Sendable, Equatable {
         JSONLine.encode(Wire.Document(self))
     }
 
-    private func validate() throws(MetadataError) {
+    /// Checks every time against those of the document's timeline and every duration against ``longestDuration``.
+    func validate() throws(MetadataError) {
         func check(_ place: @autoclosure () -> String, time: Milliseconds, named field: String) throws(MetadataError) {
-            guard Self.validTimes.contains(time) else {
+            switch timeline {
+            case .programDateTime where !Self.validTimes.contains(time):
                 throw MetadataError(
                     reason: "\(place()): \(field) \(time) (\(UTCTime.format(time))) is outside 2000-01-01..2100-01-01")
+            case .mediaTime where !Self.validMediaTimes.contains(time):
+                throw MetadataError(
+                    reason: "\(place()): \(field) \(time) is outside \(Self.validMediaTimesText) of media time"
+                        + (place() == "dataRange" ? " and not a program date time (2000-01-01..2100-01-01)" : ""))
+            default: return
             }
         }
         // The place is only named for a rejection, not for every valid event.
@@ -93,7 +115,8 @@ public struct MetadataDocument: Sendable, Equatable {
         try check("dataRange", time: dataRange.start, named: "start")
         try check("dataRange", time: dataRange.end, named: "end")
         guard dataRange.start <= dataRange.end else {
-            throw MetadataError(reason: "dataRange: end \(UTCTime.format(dataRange.end)) is before start \(UTCTime.format(dataRange.start))")
+            throw MetadataError(
+                reason: "dataRange: end \(timeline.format(dataRange.end)) is before start \(timeline.format(dataRange.start))")
         }
         for pod in pods {
             try check(MetadataRejection.place(pod: pod.id), start: pod.startTime, duration: pod.duration)

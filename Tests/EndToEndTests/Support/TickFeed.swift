@@ -6,17 +6,26 @@ struct TickFeed {
     private(set) var playhead: Milliseconds
     private(set) var at: Milliseconds
     private(set) var lines: [String] = []
+    /// Whether the ticks are media-time positions (`{"position": s}`) rather than program date times.
+    let positions: Bool
 
-    /// A feed whose first tick is at `playhead`.
-    init(from playhead: Milliseconds, at: Milliseconds = 1_700_000_000_000) {
+    /// A feed whose first tick is at `playhead`: epoch ms, or with `positions` ms from the start of the stream.
+    init(from playhead: Milliseconds, at: Milliseconds = 1_700_000_000_000, positions: Bool = false) {
         self.playhead = playhead
         self.at = at
+        self.positions = positions
         tick()
     }
 
     /// A tick at the current playhead and clock.
     mutating func tick() {
-        lines.append("{\"playhead\": \(playhead), \"at\": \(at)}")
+        lines.append(positions ? "{\"position\": \(Self.seconds(playhead)), \"at\": \(at)}" : "{\"playhead\": \(playhead), \"at\": \(at)}")
+    }
+
+    /// Milliseconds as seconds with three decimals, as a player's `currentTime` is written.
+    static func seconds(_ milliseconds: Milliseconds) -> String {
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// Plays at 1x to `end` (inclusive): playhead and clock advance `step` per tick.
@@ -53,5 +62,5 @@ struct TickFeed {
     }
 
     /// Number of tick lines so far.
-    var tickCount: Int { lines.filter { $0.hasPrefix("{\"playhead\"") }.count }
+    var tickCount: Int { lines.filter { $0.hasPrefix("{\"playhead\"") || $0.hasPrefix("{\"position\"") }.count }
 }
