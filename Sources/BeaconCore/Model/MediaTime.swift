@@ -4,13 +4,8 @@ public enum MediaTime {
     public static func format(_ milliseconds: Milliseconds) -> String {
         let sign = milliseconds < 0 ? "-" : ""
         let total = milliseconds.magnitude
-        return sign + pad(total / 3_600_000, 2) + ":" + pad(total / 60_000 % 60, 2) + ":" + pad(total / 1000 % 60, 2) + "."
-            + pad(total % 1000, 3)
-    }
-
-    private static func pad(_ value: UInt64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        return sign + UTCTime.pad(total / 3_600_000, 2) + ":" + UTCTime.pad(total / 60_000 % 60, 2) + ":"
+            + UTCTime.pad(total / 1000 % 60, 2) + "." + UTCTime.pad(total % 1000, 3)
     }
 }
 

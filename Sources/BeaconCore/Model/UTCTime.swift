@@ -56,7 +56,8 @@ public enum UTCTime {
         return "\(sign)\(seconds / 3600)h\(pad(seconds / 60 % 60, 2))m\(pad(seconds % 60, 2))s"
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
+    /// A non-negative value's decimal digits, zero-padded to `width`.
+    static func pad(_ value: some BinaryInteger, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
