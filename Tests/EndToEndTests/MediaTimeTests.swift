@@ -72,6 +72,39 @@ import Testing
         }
     }
 
+    @Test func afterKillNineTheResumedSessionStaysOnMediaTime() async throws {
+        let state = try TemporaryDirectory()
+        let environment = ["STATE_DIRECTORY": state.path]
+        try await withAdService { service in
+            service.serve(Self.vod(on: service))
+            let arguments = ["--media-url", "\(service.baseURL)/live/master.m3u8?sessid=e2e", "--stdin"]
+            var feed = TickFeed(from: 0, positions: true)
+            try await withDaemon(arguments, environment: environment) { daemon in
+                try await daemon.waitForStatus("the media-time document applied") { $0.timeline == .mediaTime }
+                feed.play(to: 7_000)
+                daemon.send(feed.takeLines())
+                try await daemon.waitForStatus("the pre-roll's midpoint done") { $0.state(ofAd: "pre-a1", .midpoint) == .done }
+                daemon.kill()
+                _ = try await daemon.waitForExit()
+            }
+            // The restarted daemon gets no document: only the journal can say the session is on media time.
+            service.answerMetadata { .status(500) }
+            try await withDaemon(arguments, environment: environment) { daemon in
+                try await daemon.waitForStatus("the session resumed on media time") { $0.session != nil && $0.timeline == .mediaTime }
+                let reply = try await daemon.request("playhead 1675135534076")
+                #expect(reply.contains("a program date time tick on a media-time session"), "\(reply)")
+                feed.jump(to: 7_250)
+                feed.play(to: 13_000)
+                daemon.send(feed.takeLines())
+                let report = try await daemon.waitForStatus("the pre-roll complete") { $0.state(ofAd: "pre-a1", .complete) == .done }
+                #expect(report.contentPosition == 1_000)
+                #expect(daemon.stderrLines.contains { $0.contains("session resumed from the journal") })
+                try await finish(daemon)
+            }
+            expectEachPlaybackEventOnce(service, ads: ["pre-a1"])
+        }
+    }
+
     @Test func plainPositionLinesAreTakenAndAPlayheadRefusedOnStdinToo() async throws {
         try await withPlayback(serving: { $0.serve(Self.vod(on: $0)) }) { _, daemon in
             try await daemon.waitForStatus("the media-time document applied") { $0.timeline == .mediaTime }
