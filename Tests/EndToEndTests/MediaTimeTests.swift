@@ -119,6 +119,19 @@ import Testing
         }
     }
 
+    @Test func aLaterDocumentOnProgramDateTimeIsRejectedAndTheSessionKeepsItsOwn() async throws {
+        try await withPlayback(arguments: ["--metadata-interval", "1"], serving: { $0.serve(Self.vod(on: $0)) }) { service, daemon in
+            try await daemon.waitForStatus("the media-time document applied") { $0.timeline == .mediaTime }
+            service.serve(Ads.document([Ads.pod(id: "live", start: Ads.t0, on: service)]))
+            let report = try await daemon.waitForStatus("the program-date-time document rejected") { $0.counters.metadataErrors > 0 }
+            #expect(report.lastError == "metadata: rejected: the document is on programDateTime, the session on mediaTime")
+            #expect(report.timeline == .mediaTime)
+            #expect(report.dataRange == DataRange(start: 0, end: Self.end))
+            #expect(report.adBreaks.map(\.id) == ["pre", "mid", "post"])
+            try await finish(daemon)
+        }
+    }
+
     @Test func aProgramDateTimeSessionRefusesPositions() async throws {
         try await withPlayback(pods: { [Ads.pod(id: "p1", start: Ads.t0 + 5_000, on: $0)] }) { _, daemon in
             try await daemon.waitForStatus("the document applied") { $0.timeline == .programDateTime }
