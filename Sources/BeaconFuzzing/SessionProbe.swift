@@ -33,7 +33,7 @@ struct SessionProbe {
         for firing in firings {
             let event = session.schedule[firing.reference]
             try PropertyViolation.require(
-                event?.event == firing.event && event.map(VerificationNotExecuted.signalingUrls(of:)) == firing.signalingUrls,
+                event?.event == firing.event && event?.signalingUrls == firing.signalingUrls,
                 "a firing names an event of the schedule", "\(firing) after \(step()) names \(String(describing: event))")
             try PropertyViolation.require(
                 event?.reportingState == .connecting, "a fired event is connecting",

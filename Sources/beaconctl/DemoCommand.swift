@@ -44,10 +44,11 @@ struct DemoCommand: AsyncParsableCommand {
         out("  ad break \(pod.id): \(pod.ads.count) ads of \(UTCTime.formatSpan(pod.ads[0].duration)), starts in \(UTCTime.formatSpan(pod.startTime - startedAt))")
         out("  the player pauses and mutes 2 s into the first ad, resumes 1.5 s later")
 
-        var configuration = DaemonConfiguration(version: Beaconctl.version)
+        let userAgent = Settings.userAgent(version: Beaconctl.version) + " demo"
+        var configuration = DaemonConfiguration(version: Beaconctl.version, macros: MacroSettings(deviceUserAgent: userAgent))
         configuration.mediaURL = service.mediaURL
         configuration.metadataInterval = .seconds(1)
-        let client = CurlHTTPClient(userAgent: "beaconctl/\(Beaconctl.version) demo")
+        let client = CurlHTTPClient(userAgent: userAgent)
         let tally = Mutex<[ReportingState: Int]>([:])
         let metricsEndpoint = MetricsOption.makeEndpoint(for: metrics.metricsAddress)
         let daemon = BeaconDaemon(

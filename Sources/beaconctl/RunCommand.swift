@@ -103,7 +103,7 @@ struct RunCommand: AsyncParsableCommand {
         let configuration = settings.daemonConfiguration(version: Beaconctl.version)
         LargeAllocations.keepOnOwnPages()
 
-        let httpConfiguration = settings.httpClientConfiguration(userAgent: "beaconctl/\(Beaconctl.version)")
+        let httpConfiguration = settings.httpClientConfiguration(userAgent: Settings.userAgent(version: Beaconctl.version))
         let client = CurlHTTPClient(configuration: httpConfiguration)
         // Its own connections: beacon requests holding the metadata host's never delay a refresh.
         let metadataClient = CurlHTTPClient(configuration: httpConfiguration)

@@ -43,16 +43,25 @@ struct SettingsOptions: ParsableArguments {
     @Option(help: settingHelp("Serve metrics on PORT (127.0.0.1) or HOST:PORT (default: off).", .metricsAddress, valueName: "address"))
     var metricsAddress: String?
 
+    @Option(help: settingHelp("The device's advertising identifier, sent in the [IFA] macro of signaling URLs, never logged (default: empty).", .ifa, valueName: "id"))
+    var ifa: String?
+
+    @Option(help: settingHelp("What kind of identifier --ifa is (rida, aaid, idfa, sessionid...), sent in [IFATYPE] (default: empty).", .ifaType, valueName: "type"))
+    var ifaType: String?
+
+    @Flag(inversion: .prefixedNo, help: settingHelp("The user limited ad tracking: [LIMITADTRACKING] is 1 and [IFA] empty.", .limitAdTracking))
+    var limitAdTracking: Bool?
+
     /// The settings given as flags; `socket` is the shared `--socket` option.
     func layer(socket: String?) -> SettingsLayer {
         var layer = SettingsLayer(source: .flag)
         let texts: [(SettingKey, String?)] = [
             (.mediaURL, mediaUrl), (.trackingURL, trackingUrl), (.socket, socket), (.metadataInterval, metadataInterval),
             (.retention, retention), (.drainTimeout, drainTimeout), (.stateDir, stateDir), (.beaconMaxAge, beaconMaxAge),
-            (.httpTimeout, httpTimeout), (.logLevel, logLevel), (.metricsAddress, metricsAddress),
+            (.httpTimeout, httpTimeout), (.logLevel, logLevel), (.metricsAddress, metricsAddress), (.ifa, ifa), (.ifaType, ifaType),
         ]
         for case (let key, let text?) in texts { layer.values[key] = .text(text) }
-        for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking)] { layer.values[key] = .boolean(flag) }
+        for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking), (.limitAdTracking, limitAdTracking)] { layer.values[key] = .boolean(flag) }
         return layer
     }
 }

@@ -14,6 +14,9 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case logLevel = "log-level"
     case debugTracking = "debug-tracking"
     case metricsAddress = "metrics-address"
+    case ifa
+    case ifaType = "ifa-type"
+    case limitAdTracking = "limit-ad-tracking"
 
     /// The prefix of every environment variable beaconctl reads.
     public static let environmentPrefix = "BEACONCTL_"

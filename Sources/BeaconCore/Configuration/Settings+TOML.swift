@@ -17,6 +17,9 @@ extension Settings {
         case .debugTracking: "\(debugTracking)"
         case .logLevel: Self.quoted(logLevel.rawValue)
         case .metricsAddress: metricsAddress.map { Self.quoted($0.description) }
+        case .ifa: ifa.isEmpty ? nil : Self.quoted(ifa)
+        case .ifaType: ifaType.isEmpty ? nil : Self.quoted(ifaType)
+        case .limitAdTracking: "\(limitAdTracking)"
         }
     }
 

@@ -29,6 +29,12 @@ public struct Settings: Sendable, Equatable {
     public var debugTracking = false
     /// Where the metrics endpoint listens; nil: no metrics endpoint.
     public var metricsAddress: MetricsAddress?
+    /// The device's advertising identifier, for the `[IFA]` macro of signaling URLs; never logged.
+    public var ifa = ""
+    /// What kind of identifier `ifa` is, for `[IFATYPE]`.
+    public var ifaType = ""
+    /// The user limited ad tracking: `[LIMITADTRACKING]` is 1 and `[IFA]` empty.
+    public var limitAdTracking = false
     /// Where each setting came from; a key not listed has its default.
     public var sources: [SettingKey: SettingSource] = [:]
 
@@ -100,7 +106,20 @@ public struct Settings: Sendable, Equatable {
         case .debugTracking: debugTracking = try Self.boolean(value)
         case .logLevel: logLevel = try Self.level(value)
         case .metricsAddress: metricsAddress = try Self.address(value)
+        case .ifa: ifa = try Self.identifier(value, maxBytes: 128)
+        case .ifaType: ifaType = try Self.identifier(value, maxBytes: 32)
+        case .limitAdTracking: limitAdTracking = try Self.boolean(value)
         }
+    }
+
+    /// An identifier sent in URLs: printable ASCII without spaces, at most `maxBytes` (an empty one unsets it).
+    private static func identifier(_ value: SettingValue, maxBytes: Int) throws(Refusal) -> String {
+        let expected = "must be at most \(maxBytes) printable ASCII characters without spaces, in quotes"
+        let identifier = try text(value, expected)
+        guard identifier.utf8.count <= maxBytes, identifier.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw Refusal(reason: expected)
+        }
+        return identifier
     }
 
     private static func text(_ value: SettingValue, _ expected: String) throws(Refusal) -> String {
@@ -202,7 +221,14 @@ extension Settings {
         configuration.beaconMaxAge = .seconds(beaconMaxAge)
         configuration.quiet = quiet
         configuration.debugTracking = debugTracking
+        configuration.macros = MacroSettings(
+            deviceUserAgent: Self.userAgent(version: version), ifa: ifa, ifaType: ifaType, limitAdTracking: limitAdTracking)
         return configuration
+    }
+
+    /// The `User-Agent` of every request of `beaconctl run`, which `[DEVICEUA]` repeats.
+    public static func userAgent(version: String) -> String {
+        "beaconctl/\(version)"
     }
 
     /// What the HTTP client runs with: `httpTimeout` in all, at most 5 s of it to connect.

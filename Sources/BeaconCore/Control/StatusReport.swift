@@ -80,7 +80,10 @@ public struct StatusReport: Sendable, Equatable, Codable {
         public var podId: String
         public var adId: String
         public var event: TrackingEventType
+        /// The signaling URL as in the metadata.
         public var url: String
+        /// The URL its requests go to: `url` with its VAST macros expanded when the event fired.
+        public var sentUrl: String
         /// due, inFlight, delivered or failed.
         public var state: BeaconDelivery.State
         /// Requests started so far.
@@ -99,12 +102,33 @@ public struct StatusReport: Sendable, Equatable, Codable {
             adId = delivery.key.adID
             event = delivery.key.event
             url = delivery.key.url
+            sentUrl = delivery.sentURL
             state = delivery.state
             attempts = delivery.attempts
             lastStatus = delivery.lastStatus
             lastError = delivery.lastError
             dueAt = delivery.dueAt + wallOffset
             nextAttemptAt = delivery.state == .due ? delivery.nextAttemptAt + wallOffset : nil
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case podId, adId, event, url, sentUrl, state, attempts, lastStatus, lastError, dueAt, nextAttemptAt
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            podId = try container.decode(String.self, forKey: .podId)
+            adId = try container.decode(String.self, forKey: .adId)
+            event = try container.decode(TrackingEventType.self, forKey: .event)
+            url = try container.decode(String.self, forKey: .url)
+            // A daemon of an earlier release sent every URL as in the metadata.
+            sentUrl = try container.decodeIfPresent(String.self, forKey: .sentUrl) ?? url
+            state = try container.decode(BeaconDelivery.State.self, forKey: .state)
+            attempts = try container.decode(Int.self, forKey: .attempts)
+            lastStatus = try container.decodeIfPresent(Int.self, forKey: .lastStatus)
+            lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
+            dueAt = try container.decode(Milliseconds.self, forKey: .dueAt)
+            nextAttemptAt = try container.decodeIfPresent(Milliseconds.self, forKey: .nextAttemptAt)
         }
     }
 

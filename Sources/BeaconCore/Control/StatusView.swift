@@ -89,7 +89,7 @@ public enum StatusView {
         if let status = delivery.lastStatus { text += "   last HTTP \(status)" }
         if let next = delivery.nextAttemptAt { text += "   next \(UTCTime.format(next))" }
         if let error = delivery.lastError { text += "   \(error)" }
-        return text + "   " + delivery.url
+        return text + "   " + delivery.url + (delivery.sentUrl == delivery.url ? "" : "   sent as " + delivery.sentUrl)
     }
 
     static func journal(_ journal: StatusReport.Journal, errors: Int) -> String {

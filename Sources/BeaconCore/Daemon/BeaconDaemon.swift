@@ -70,6 +70,8 @@ public actor BeaconDaemon: Service {
         var metadataSchedule: RetrySchedule
         /// When the next metadata request is due; nil while one is under way.
         var nextMetadataAt: Milliseconds?
+        /// The timeline of the last document applied: what a beacon's `[BREAKPOSITION]` is judged on.
+        var timeline = Timeline.programDateTime
     }
 
     /// A session init being retried: the failures in a row and when the next attempt is due. A
@@ -491,6 +493,7 @@ public actor BeaconDaemon: Service {
         let discovered = document.pods.map(\.id).filter { known.insert($0).inserted }
         // Mutated in place: a copy would share, then duplicate, the whole schedule.
         session?.lastMetadataBody = response.body
+        session?.timeline = document.timeline
         let firings = session?.tracking.apply(document) ?? []
         session?.snapshotDirty = true
         pruneJournal()
@@ -635,6 +638,8 @@ public actor BeaconDaemon: Service {
     private func dispatch(_ firings: [Firing]) {
         guard !firings.isEmpty, let sessionKey = session?.endpoints.journalKey else { return }
         let time = now()
+        // Every firing of this call occurred now: what [TIMESTAMP] says, on every request of it.
+        let occurredAt = self.time.wallNow()
         var added: [BeaconDelivery] = []
         for firing in firings {
             logs.beacon.debug("firing pod=\(firing.podID) ad=\(firing.adID) event=\(firing.event) urls=\(firing.signalingUrls.count)")
@@ -650,16 +655,31 @@ public actor BeaconDaemon: Service {
                 lastOccurrence = max(self.time.wallNow(), lastOccurrence + 1)
                 occurrence = lastOccurrence
             }
+            let context = macroContext(of: firing, occurredAt: occurredAt)
             for url in firing.signalingUrls {
                 let key = BeaconDelivery.Key(
                     sessionID: sessionKey, podID: firing.podID, adID: firing.adID, event: firing.event, eventStart: firing.eventStart,
                     url: url, occurrence: occurrence)
-                let delivery = BeaconDelivery(key: key, reference: firing.reference, dueAt: time)
+                guard queue.deliveries[key] == nil else { continue }
+                // Expanded once, here: the delivery is journaled with this URL and every request sends it.
+                let sentURL = MacroExpansion.expand(url, context: context, settings: configuration.macros, using: &random)
+                let delivery = BeaconDelivery(key: key, sentURL: sentURL, reference: firing.reference, dueAt: time)
                 if queue.add(delivery) { added.append(delivery) }
             }
         }
         startDeliveries(saving: added)
         wakeup.signal()
+    }
+
+    /// What the macros of a firing's signaling URLs are filled from.
+    private func macroContext(of firing: Firing, occurredAt: Milliseconds) -> MacroContext {
+        guard let session else { return MacroContext(occurredAt: occurredAt) }
+        let tracking = session.tracking
+        // The content position is not known on any timeline yet: [CONTENTPLAYHEAD] and
+        // [MEDIAPLAYHEAD] are -2 until the session computes it; this is where it goes.
+        return MacroContext(
+            firing, in: tracking.schedule, timeline: session.timeline, dataRange: tracking.dataRange,
+            playhead: tracking.judge.lastPlayhead, occurredAt: occurredAt, contentPosition: nil)
     }
 
     /// Starts every delivery that may start now. Each is on disk, with `extra`, before its request leaves.
@@ -691,7 +711,12 @@ public actor BeaconDaemon: Service {
             for await batch in started {
                 let sender = sender
                 group.addTask {
-                    await sender.send(batch.map(\.key.url)) { index, result in self.results.add(result, of: batch[index].key) }
+                    await sender.send(batch.map(\.sentURL)) { index, result in
+                        // Reported under the URL as in the metadata: the one logs and history show, never an expanded [IFA].
+                        var reported = result
+                        reported.url = batch[index].key.url
+                        self.results.add(reported, of: batch[index].key)
+                    }
                 }
             }
         }

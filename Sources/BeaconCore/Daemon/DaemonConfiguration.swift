@@ -27,11 +27,15 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// window of a megabyte the benchmarks decode. Playing the largest document while answering `status` and saving the
     /// journal peaks under 63 MiB resident, under half of the unit's `MemoryMax=128M`.
     public var maxMetadataBytes = 2 << 20
+    /// What the VAST macros of signaling URLs are filled from, besides the beacon itself.
+    public var macros: MacroSettings
     /// Reported in status.
     public var version: String
 
-    public init(version: String) {
+    /// `macros` defaults to no advertising identifier and the `User-Agent` of a `CurlHTTPClient` made without one.
+    public init(version: String, macros: MacroSettings = MacroSettings(deviceUserAgent: "beaconctl")) {
         self.version = version
+        self.macros = macros
     }
 }
 

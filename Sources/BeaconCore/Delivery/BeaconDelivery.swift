@@ -9,6 +9,7 @@ public struct BeaconDelivery: Sendable, Equatable, Codable {
         public var event: TrackingEventType
         /// The tracking event's start time (program time).
         public var eventStart: Milliseconds
+        /// The signaling URL as the metadata gives it (macros unexpanded): what identifies it.
         public var url: String
         /// 0 for an event that fires once; the firing time for one that fires on every
         /// player or user action (pause, mute...), so each of those is its own delivery.
@@ -43,6 +44,9 @@ public struct BeaconDelivery: Sendable, Equatable, Codable {
     }
 
     public var key: Key
+    /// The URL its requests go to: the signaling URL with its macros expanded once, when the
+    /// delivery was made, so that a retry or a resend after a restart is the same request.
+    public var sentURL: String
     /// Where the tracking event sits in the session's schedule.
     public var reference: EventReference
     public var state: State
@@ -64,11 +68,12 @@ public struct BeaconDelivery: Sendable, Equatable, Codable {
     public var resend: Bool
 
     public init(
-        key: Key, reference: EventReference, state: State = .due, attempts: Int = 0, lastStatus: Int? = nil,
+        key: Key, sentURL: String? = nil, reference: EventReference, state: State = .due, attempts: Int = 0, lastStatus: Int? = nil,
         lastError: String? = nil, dueAt: Milliseconds, nextAttemptAt: Milliseconds? = nil, updatedAt: Milliseconds? = nil,
         resend: Bool = false
     ) {
         self.key = key
+        self.sentURL = sentURL ?? key.url
         self.reference = reference
         self.state = state
         self.attempts = attempts

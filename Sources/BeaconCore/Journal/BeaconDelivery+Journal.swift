@@ -5,9 +5,9 @@
 extension BeaconDelivery {
     /// The columns, in the order `bind(to:)` numbers its parameters and `init(journalRow:)` reads.
     static let journalColumns = JournalSchema.deliveryKey
-        + ", ad_index, event_index, state, attempts, last_status, last_error, due_at, next_attempt_at, updated_at, resend, due_wall_at, updated_wall_at"
+        + ", ad_index, event_index, state, attempts, last_status, last_error, due_at, next_attempt_at, updated_at, resend, due_wall_at, updated_wall_at, sent_url"
 
-    /// Binds every field as parameters 1 to 19, in the order of `journalColumns`, its times as read on `clock`.
+    /// Binds every field as parameters 1 to 20, in the order of `journalColumns`, its times as read on `clock`.
     func bind(to statement: SQLiteStatement, clock: JournalClock) throws(SQLiteError) {
         try statement.bind(key.sessionID, at: 1)
         try statement.bind(key.podID, at: 2)
@@ -17,9 +17,13 @@ extension BeaconDelivery {
         try statement.bind(key.url, at: 6)
         try statement.bind(key.occurrence, at: 7)
         try bindFields(to: statement, from: 8, clock: clock)
+        // Null when it is the URL of the key (no macro), the row of a delivery that never changes it.
+        let stored: String? = sentURL == key.url ? nil : sentURL
+        try statement.bind(stored, at: 8 + Self.journalFieldCount)
     }
 
-    /// The columns of `journalColumns` after the key, which `bindFields(to:from:)` binds.
+    /// The columns of `journalColumns` after the key and before `sent_url`, which `bindFields(to:from:)` binds:
+    /// all that may change once the delivery is made.
     static let journalFieldCount: Int32 = 12
 
     /// Binds every field but the key, in the order of `journalColumns`, from parameter `first` on.
@@ -47,6 +51,8 @@ extension BeaconDelivery {
             occurrence: row.int64(at: 6))
         self.init(
             key: key,
+            // A row of a journal of version 2 has none: it sends the URL of its key, as it did.
+            sentURL: row.optionalText(at: 19),
             reference: EventReference(podID: key.podID, adIndex: row.int(at: 7), eventIndex: row.int(at: 8)),
             state: try row.value(at: 9),
             attempts: row.int(at: 10),

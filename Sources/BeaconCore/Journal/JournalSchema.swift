@@ -3,7 +3,7 @@
 /// A new schema gets a new version and a step from the one before; a journal of a newer version
 /// than this code knows is refused, never rewritten.
 enum JournalSchema {
-    static let version: Int64 = 2
+    static let version: Int64 = 3
 
     /// The states of deliveries still to be requested, as an SQL list: the same text in the
     /// partial index and in the queries, so that SQLite sees the index applies.
@@ -37,6 +37,7 @@ enum JournalSchema {
             resend INTEGER NOT NULL,
             due_wall_at INTEGER NOT NULL,
             updated_wall_at INTEGER NOT NULL,
+            sent_url TEXT,
             UNIQUE (\(deliveryKey))
         );
         CREATE INDEX IF NOT EXISTS deliveries_unfinished ON deliveries (due_at, id) WHERE state IN \(unfinishedStates);
@@ -64,7 +65,8 @@ enum JournalSchema {
         """
 
     /// From version 1, whose times were all wall-clock times: each becomes the wall-clock time kept
-    /// beside an instant, of an unknown boot, so that opening moves it to this boot's clock.
+    /// beside an instant, of an unknown boot, so that opening moves it to this boot's clock; then
+    /// the step from version 2.
     static let fromVersion1 = """
         ALTER TABLE deliveries ADD COLUMN due_wall_at INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE deliveries ADD COLUMN updated_wall_at INTEGER NOT NULL DEFAULT 0;
@@ -72,8 +74,18 @@ enum JournalSchema {
         ALTER TABLE sessions ADD COLUMN saved_wall_at INTEGER NOT NULL DEFAULT 0;
         UPDATE sessions SET saved_wall_at = saved_at;
         \(clockTable)
+        \(fromVersion2)
+        """
+
+    /// From version 2, whose deliveries sent the URL of their key: the URL as sent, null for
+    /// those rows, which go on sending the URL of their key (`sent_url` is null whenever the two are the same).
+    static let fromVersion2 = """
+        ALTER TABLE deliveries ADD COLUMN sent_url TEXT;
         PRAGMA user_version = \(version);
         """
+
+    /// The step from each earlier version to the current one.
+    static let steps: [Int64: String] = [1: fromVersion1, 2: fromVersion2]
 
     static let selectBoot = "SELECT boot_id FROM clock"
     static let updateBoot = "UPDATE clock SET boot_id = ?1"

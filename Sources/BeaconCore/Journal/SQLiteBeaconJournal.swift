@@ -73,7 +73,7 @@ public final class SQLiteBeaconJournal: BeaconJournal {
             let step = version == 0 ? "creating the journal's tables" : "updating the journal's tables from version \(version)"
             try Self.perform(step, file: path, directory: directory) { () throws(SQLiteError) in
                 try database.transaction { () throws(SQLiteError) in
-                    try database.execute(version == 1 ? JournalSchema.fromVersion1 : JournalSchema.creation)
+                    try database.execute(JournalSchema.steps[version] ?? JournalSchema.creation)
                 }
             }
         }
@@ -224,12 +224,13 @@ public final class SQLiteBeaconJournal: BeaconJournal {
 
     private static let upsertDelivery = """
         INSERT INTO deliveries (\(BeaconDelivery.journalColumns))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
         ON CONFLICT (\(JournalSchema.deliveryKey)) DO UPDATE SET
             ad_index = excluded.ad_index, event_index = excluded.event_index, state = excluded.state,
             attempts = excluded.attempts, last_status = excluded.last_status, last_error = excluded.last_error,
             due_at = excluded.due_at, next_attempt_at = excluded.next_attempt_at, updated_at = excluded.updated_at,
-            resend = excluded.resend, due_wall_at = excluded.due_wall_at, updated_wall_at = excluded.updated_wall_at
+            resend = excluded.resend, due_wall_at = excluded.due_wall_at, updated_wall_at = excluded.updated_wall_at,
+            sent_url = excluded.sent_url
         RETURNING id
         """
     private static let updateDelivery = """

@@ -154,7 +154,7 @@ public struct TrackingSession: Sendable {
             guard let event = schedule[reference], let ad = schedule.ad(containing: reference) else { return nil }
             schedule.setReportingState(.connecting, of: reference)
             return Firing(reference: reference, podID: reference.podID, adID: ad.id, event: event.event, eventStart: event.startTime,
-                signalingUrls: VerificationNotExecuted.signalingUrls(of: event))
+                signalingUrls: event.signalingUrls)
         }
     }
 }

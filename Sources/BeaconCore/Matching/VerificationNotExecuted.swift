@@ -1,17 +1,10 @@
 /// An ad's `verificationNotExecuted` tracking, which its `adVerifications` give. The daemon runs
 /// no measurement script, and IAB's rules ask a player that cannot run verification to say so:
 /// it is sent once, when the ad's impression fires, with the VAST `[REASON]` macro set to 2
-/// (verification not supported).
+/// (verification not supported) by the macro expansion (``MacroContext``).
 package enum VerificationNotExecuted {
     /// VAST's reason code for a player that does not support verification.
-    package static let reason = "2"
-
-    /// The URLs to request for `event`: a `verificationNotExecuted` one's with `[REASON]` filled in
-    /// (written plainly or percent-encoded), any other's as they are.
-    package static func signalingUrls(of event: TrackingEvent) -> [String] {
-        guard event.event == .verificationNotExecuted else { return event.signalingUrls }
-        return event.signalingUrls.map { $0.replacing("[REASON]", with: reason).replacing("%5BREASON%5D", with: reason) }
-    }
+    package static let reason = 2
 
     /// The not yet fired `verificationNotExecuted` events of the ads whose impression is among `references`.
     static func due(withImpressionsOf references: [EventReference], in schedule: AdSchedule) -> [EventReference] {
