@@ -32,7 +32,17 @@ import Testing
         let first = player.tick(t0 + 250)
         #expect(first.types == [.impression, .start, .verificationNotExecuted])
         let verification = first[2]
-        #expect(verification.signalingUrls == ["http://127.0.0.1:4647/v?r=2&id=a1", "http://127.0.0.1:4647/w?r=2"])
+        #expect(
+            verification.signalingUrls == ["http://127.0.0.1:4647/v?r=[REASON]&id=a1", "http://127.0.0.1:4647/w?r=%5BREASON%5D"],
+            "as in the metadata: its delivery fills [REASON] in")
+        let context = MacroContext(
+            verification, in: player.session.schedule, timeline: .programDateTime, dataRange: nil, playhead: nil, occurredAt: t0,
+            contentPosition: nil)
+        var random = SeededRandom(seed: 1)
+        let sent = verification.signalingUrls.map {
+            MacroExpansion.expand($0, context: context, settings: MacroSettings(deviceUserAgent: "beaconctl"), using: &random)
+        }
+        #expect(sent == ["http://127.0.0.1:4647/v?r=2&id=a1", "http://127.0.0.1:4647/w?r=2"])
         #expect(verification.eventStart == t0)
         #expect(player.session.state(of: .verificationNotExecuted, pod: "p", ad: "a1") == .connecting)
         // Once: through the rest of the ad, a seek back over its start, a refresh and a click.

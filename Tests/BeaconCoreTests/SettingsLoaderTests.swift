@@ -33,6 +33,9 @@ import Testing
                     log-level = "info"  # default
                     debug-tracking = false  # default
                     # metrics-address is not set  # default
+                    # ifa is not set  # default
+                    # ifa-type is not set  # default
+                    limit-ad-tracking = false  # default
                     """)
         }
     }

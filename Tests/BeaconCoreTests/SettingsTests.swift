@@ -232,7 +232,8 @@ import Testing
                     .mediaURL: .text("http://a.test/m.m3u8?a=\"q\"&b=\\"), .trackingURL: .text("http://a.test/meta"),
                     .socket: .text("/tmp/x y.sock"), .metadataInterval: .text("0.25"), .retention: .text("1e-05"),
                     .drainTimeout: .text("7"), .quiet: .boolean(true), .logLevel: .text("notice"), .debugTracking: .boolean(true),
-                    .metricsAddress: .text("[::1]:9100"),
+                    .metricsAddress: .text("[::1]:9100"), .ifa: .text("6D92078A-8246-4BA4-AE5B-76104861E7DC"), .ifaType: .text("rida"),
+                    .limitAdTracking: .boolean(true),
                 ])
         ])
         let toml = SettingKey.allCases.map { "\($0.rawValue) = \(settings.tomlValue(of: $0)!)" }.joined(separator: "\n")

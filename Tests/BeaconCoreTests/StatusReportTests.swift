@@ -75,7 +75,7 @@ import Testing
         #expect((events[0]["startTime"] as? NSNumber)?.int64Value == Fixture.t0)
         let deliveries = try #require(json["deliveries"] as? [[String: Any]])
         #expect(
-            Set(deliveries[0].keys) == ["podId", "adId", "event", "url", "state", "attempts", "lastStatus", "lastError", "dueAt", "nextAttemptAt"])
+            Set(deliveries[0].keys) == ["podId", "adId", "event", "url", "sentUrl", "state", "attempts", "lastStatus", "lastError", "dueAt", "nextAttemptAt"])
         #expect(deliveries[0]["state"] as? String == "due")
         #expect(deliveries[0]["attempts"] as? Int == 2)
         #expect(deliveries[0]["lastStatus"] as? Int == 503)
@@ -125,5 +125,26 @@ import Testing
     @Test func rejectsALineThatIsNotAReport() {
         #expect(throws: (any Error).self) { try StatusReport.decode(jsonLine: "{}") }
         #expect(throws: (any Error).self) { try StatusReport.decode(jsonLine: "status") }
+    }
+
+    /// Each delivery shows its signaling URL as in the metadata and the URL its requests go to.
+    @Test func aDeliveryShowsTheURLAsInTheMetadataAndAsSent() throws {
+        let delivery = BeaconDelivery(
+            key: .init(sessionID: "abc", podID: "p", adID: "a", event: .start, eventStart: 5, url: "http://127.0.0.1:4647/b?cb=[CACHEBUSTING]", occurrence: 0),
+            sentURL: "http://127.0.0.1:4647/b?cb=12345678", reference: EventReference(podID: "p", adIndex: 0, eventIndex: 1), state: .due,
+            attempts: 1, lastStatus: 503, dueAt: 1000)
+        let shown = StatusReport.Delivery(delivery, wallOffset: 0)
+        #expect(shown.url == "http://127.0.0.1:4647/b?cb=[CACHEBUSTING]")
+        #expect(shown.sentUrl == "http://127.0.0.1:4647/b?cb=12345678")
+        let line = try #require(StatusView.detail(shown))
+        #expect(line.hasSuffix("http://127.0.0.1:4647/b?cb=[CACHEBUSTING]   sent as http://127.0.0.1:4647/b?cb=12345678"))
+        let json = try #require(String(data: JSONEncoder().encode(shown), encoding: .utf8))
+        #expect(json.contains("\"sentUrl\""))
+        // A daemon of an earlier release sends no sentUrl: it sent the URL as in the metadata.
+        let older = try JSONDecoder().decode(
+            StatusReport.Delivery.self,
+            from: Data(#"{"podId":"p","adId":"a","event":"start","url":"http://h/b","state":"due","attempts":0,"dueAt":1}"#.utf8))
+        #expect(older.sentUrl == "http://h/b")
+        #expect(StatusView.detail(older)?.contains("sent as") == false)
     }
 }

@@ -1,0 +1,141 @@
+import BeaconCore
+import BeaconSimulator
+import Foundation
+import Testing
+
+/// IAB VAST macros with the real binary: a signaling URL reaches the sink expanded as specified,
+/// and a retry, or the resend after a kill -9 with the request in flight, is the identical URL.
+@Suite struct MacroTests {
+    let reliability = ReliabilityTests()
+    var podStart: Milliseconds { reliability.podStart }
+    var adDuration: Milliseconds { ReliabilityTests.adDuration }
+    static let ifa = "6D92078A-8246-4BA4-AE5B-76104861E7DC"
+    /// Every macro the daemon fills, one percent-encoded, and one it does not support.
+    static let macros =
+        "&ts=[TIMESTAMP]&cb=[CACHEBUSTING]&ap=[ADPLAYHEAD]&bp=%5BBREAKPOSITION%5D&ac=[ADCOUNT]&ps=[PODSEQUENCE]&ua=[DEVICEUA]"
+        + "&ifa=[IFA]&it=[IFATYPE]&lat=[LIMITADTRACKING]&cp=[CONTENTPLAYHEAD]&mp=[MEDIAPLAYHEAD]&ec=[ERRORCODE]&r=[REASON]&pu=[PAGEURL]"
+
+    /// What VAST leaves unencoded in a value.
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// A pod of one 8 s ad `<id>-a1` whose playback events signal `sink` with every macro.
+    func pod(_ id: String, on sink: BeaconSink) -> Pod {
+        let adID = "\(id)-a1"
+        let ad = StandardAd.make(id: adID, start: podStart, duration: adDuration, userTypes: []) { [sink.url(ad: adID, $0) + Self.macros] }
+        return Pod(id: id, startTime: podStart, duration: adDuration, ads: [ad])
+    }
+
+    /// The requests of `event` the sink received, as URIs.
+    static func requests(_ sink: BeaconSink, ad: String, _ event: TrackingEventType) -> [String] {
+        sink.received.map(\.uri).filter { $0.hasPrefix("/beacon?ad=\(ad)&cn=\(event.rawValue)&") }
+    }
+
+    static func query(_ uri: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in uri.split(separator: "?", maxSplits: 1).last?.split(separator: "&") ?? [] {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return values
+    }
+
+    /// The epoch milliseconds of an expanded `[TIMESTAMP]` (`2026-11-25T20%3A13%3A50.123%2B00%3A00`), or nil if it is not one.
+    static func timestamp(_ encoded: String) -> Milliseconds? {
+        let text = encoded.replacingOccurrences(of: "%3A", with: ":").replacingOccurrences(of: "%2B", with: "+")
+        guard text.count == 29, text.hasSuffix("+00:00") else { return nil }
+        let digits = text.split(whereSeparator: { "-T:.+".contains($0) }).compactMap { Int64($0) }
+        guard digits.count == 9,
+            let seconds = UTCTime.milliseconds(
+                year: digits[0], month: digits[1], day: digits[2], hour: digits[3], minute: digits[4], second: digits[5])
+        else { return nil }
+        return seconds + digits[6]
+    }
+
+    @Test func macrosReachTheSinkExpandedAndARetrySendsTheIdenticalURL() async throws {
+        try await withBeaconSink { sink in
+            // The first request of a start URL is answered 503: a retry of another URL would get 503 again.
+            sink.answer { uri, count in uri.contains("&cn=start&") && count == 1 ? .status(503) : .status(204) }
+            try await withAdService { service in
+                service.serve(Ads.document([pod("m", on: sink)]))
+                let arguments = ["--media-url", reliability.mediaURL(service), "--stdin", "--ifa", Self.ifa, "--ifa-type", "rida", "--debug-tracking"]
+                try await withDaemon(arguments) { daemon in
+                    let version = try await daemon.waitUntilListening().version
+                    let before = WallClock.now()
+                    var feed = TickFeed(from: Ads.t0)
+                    feed.play(to: podStart + adDuration + 500)
+                    daemon.send(feed.lines)
+                    let report = try await daemon.waitForStatus(timeout: .seconds(30), "every event done") { report in
+                        Ads.playbackTypes.allSatisfy { report.state(ofAd: "m-a1", $0) == .done }
+                    }
+                    let after = WallClock.now()
+                    let starts = Self.requests(sink, ad: "m-a1", .start)
+                    #expect(starts.count == 2 && starts[0] == starts[1], "the retry is the identical URL\n\(sink.summary)")
+                    let quartile = try #require(Self.requests(sink, ad: "m-a1", .firstQuartile).first)
+                    let values = Self.query(quartile)
+                    let expected = [
+                        "ap": "00%3A00%3A02.000", "bp": "2", "ac": "1", "ps": "1", "ua": "beaconctl%2F" + (version.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""),
+                        "ifa": Self.ifa, "it": "rida", "lat": "0", "cp": "-2", "mp": "-2", "ec": "-2", "r": "-2", "pu": "-1",
+                    ]
+                    for (name, value) in expected { #expect(values[name] == value, "\(name) in \(quartile)") }
+                    let cacheBuster = try #require(values["cb"])
+                    #expect(cacheBuster.count == 8 && cacheBuster.allSatisfy(\.isNumber), "\(quartile)")
+                    let occurred = try #require(Self.timestamp(values["ts"] ?? ""), "\(quartile)")
+                    #expect((before - 1000)...(after + 1000) ~= occurred, "[TIMESTAMP] is when the event fired")
+                    let impression = Self.query(try #require(Self.requests(sink, ad: "m-a1", .impression).first))
+                    #expect(impression["cb"] != cacheBuster, "each beacon gets its own cache buster")
+                    // Status: the URL as in the metadata and, per delivery, as sent.
+                    let delivery = try #require(report.deliveries.first { $0.event == .firstQuartile })
+                    #expect(delivery.url == sink.url(ad: "m-a1", .firstQuartile) + Self.macros)
+                    #expect("http://127.0.0.1:\(sink.port)" + quartile == delivery.sentUrl)
+                    // The identifier is sent, never logged, even with --debug-tracking.
+                    try await finish(daemon)
+                    #expect(daemon.stderrLines.contains { $0.contains("[IFA]") && $0.contains("BEACON") })
+                    #expect(!daemon.stderrLines.contains { $0.contains(Self.ifa) })
+                }
+            }
+        }
+    }
+
+    @Test func afterKillNineTheRequestInFlightIsResentAsTheIdenticalURL() async throws {
+        let state = try TemporaryDirectory()
+        let environment = ["STATE_DIRECTORY": state.path]
+        try await withBeaconSink { sink in
+            // The first midpoint request is held 30 s: in flight when the daemon is killed.
+            sink.answer { uri, count in
+                uri.contains("&cn=midpoint&") && count == 1 ? await .delayed(.seconds(30), .status(204)) : .status(204)
+            }
+            try await withAdService { service in
+                service.serve(Ads.document([pod("k", on: sink)]))
+                let arguments = ["--media-url", reliability.mediaURL(service), "--stdin", "--ifa", Self.ifa]
+                var feed = TickFeed(from: Ads.t0)
+                try await withDaemon(arguments, environment: environment) { daemon in
+                    try await daemon.waitUntilListening()
+                    feed.play(to: podStart + adDuration / 2 + 500)
+                    daemon.send(feed.takeLines())
+                    try await daemon.waitForStatus("the midpoint in flight") { report in
+                        report.deliveries.contains { $0.event == .midpoint && $0.state == .inFlight }
+                    }
+                    try await eventually("the midpoint request at the sink") { Self.requests(sink, ad: "k-a1", .midpoint).count == 1 }
+                    daemon.kill()
+                    _ = try await daemon.waitForExit()
+                }
+                try await withDaemon(arguments, environment: environment) { daemon in
+                    try await daemon.waitForStatus("the session resumed") { $0.session?.sessionId == "rel" }
+                    feed.play(to: podStart + adDuration + 500)
+                    daemon.send(feed.takeLines())
+                    let report = try await daemon.waitForStatus("every event done") { report in
+                        Ads.playbackTypes.allSatisfy { report.state(ofAd: "k-a1", $0) == .done }
+                    }
+                    #expect(report.counters.beaconsResent == 1)
+                    let midpoints = Self.requests(sink, ad: "k-a1", .midpoint)
+                    #expect(midpoints.count == 2 && midpoints[0] == midpoints[1], "the resend is the identical URL\n\(sink.summary)")
+                    #expect(Self.query(midpoints[0])["ifa"] == Self.ifa)
+                    for type in Ads.playbackTypes where type != .midpoint {
+                        #expect(Self.requests(sink, ad: "k-a1", type).count == 1, "\(type)\n\(sink.summary)")
+                    }
+                    try await finish(daemon)
+                }
+            }
+        }
+    }
+}
