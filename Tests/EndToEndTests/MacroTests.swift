@@ -138,4 +138,35 @@ import Testing
             }
         }
     }
+
+    /// On a media-time session the content position is known: a mid-roll's beacons carry it, the
+    /// pre-roll's 12 s left out (`Ads.pod`'s ads are 12 s long).
+    @Test func aMediaTimeSessionFillsTheContentPlayhead() async throws {
+        let midRoll: Milliseconds = 60_000
+        try await withAdService { service in
+            let ad = StandardAd.make(id: "mid-a1", start: midRoll, duration: 12_000, userTypes: []) {
+                [service.beaconURL(ad: "mid-a1", $0, extra: "&cp=[CONTENTPLAYHEAD]&mp=[MEDIAPLAYHEAD]&bp=[BREAKPOSITION]")]
+            }
+            service.serve(
+                MetadataDocument(
+                    dataRange: DataRange(start: 0, end: 120_000),
+                    pods: [Ads.pod(id: "pre", start: 0, on: service), Pod(id: "mid", startTime: midRoll, duration: 12_000, ads: [ad])],
+                    timeline: .mediaTime))
+            try await withDaemon(["--media-url", "\(service.baseURL)/live/master.m3u8?sessid=e2e", "--stdin"]) { daemon in
+                try await daemon.waitUntilListening()
+                try await daemon.waitForStatus("the media-time document applied") { $0.timeline == .mediaTime }
+                var feed = TickFeed(from: midRoll - 2_000, positions: true)
+                feed.play(to: midRoll + 12_500)
+                daemon.send(feed.lines)
+                try await daemon.waitForStatus("the mid-roll complete") { $0.state(ofAd: "mid-a1", .complete) == .done }
+                let complete = try #require(service.beacons(ad: "mid-a1", .complete).first?.query)
+                let values = Self.query("?" + complete)
+                // The content position when the complete fired: the mid-roll started 48 s into the content.
+                #expect(values["cp"]?.hasPrefix("00%3A00%3A48.") == true, "\(complete)")
+                #expect(values["mp"] == values["cp"], "\(complete)")
+                #expect(values["bp"] == "2", "\(complete)")
+                try await finish(daemon)
+            }
+        }
+    }
 }

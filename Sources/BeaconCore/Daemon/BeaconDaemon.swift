@@ -70,8 +70,6 @@ public actor BeaconDaemon: Service {
         var metadataSchedule: RetrySchedule
         /// When the next metadata request is due; nil while one is under way.
         var nextMetadataAt: Milliseconds?
-        /// The timeline of the last document applied: what a beacon's `[BREAKPOSITION]` is judged on.
-        var timeline = Timeline.programDateTime
     }
 
     /// A session init being retried: the failures in a row and when the next attempt is due. A
@@ -493,7 +491,6 @@ public actor BeaconDaemon: Service {
         let discovered = document.pods.map(\.id).filter { known.insert($0).inserted }
         // Mutated in place: a copy would share, then duplicate, the whole schedule.
         session?.lastMetadataBody = response.body
-        session?.timeline = document.timeline
         let firings = session?.tracking.apply(document) ?? []
         session?.snapshotDirty = true
         pruneJournal()
@@ -675,11 +672,10 @@ public actor BeaconDaemon: Service {
     private func macroContext(of firing: Firing, occurredAt: Milliseconds) -> MacroContext {
         guard let session else { return MacroContext(occurredAt: occurredAt) }
         let tracking = session.tracking
-        // The content position is not known on any timeline yet: [CONTENTPLAYHEAD] and
-        // [MEDIAPLAYHEAD] are -2 until the session computes it; this is where it goes.
+        // A session whose first document has not come yet counts as live, as every session did before timelines.
         return MacroContext(
-            firing, in: tracking.schedule, timeline: session.timeline, dataRange: tracking.dataRange,
-            playhead: tracking.judge.lastPlayhead, occurredAt: occurredAt, contentPosition: nil)
+            firing, in: tracking.schedule, timeline: tracking.timeline ?? .programDateTime, dataRange: tracking.dataRange,
+            playhead: tracking.judge.lastPlayhead, occurredAt: occurredAt, contentPosition: tracking.contentPosition)
     }
 
     /// Starts every delivery that may start now. Each is on disk, with `extra`, before its request leaves.

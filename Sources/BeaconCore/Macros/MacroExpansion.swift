@@ -130,9 +130,7 @@ public enum MacroExpansion {
 
     /// A span as VAST's `HH:MM:SS.mmm` (hours grow past 99 if they must); a negative span is 0.
     static func clockTime(_ milliseconds: Milliseconds) -> String {
-        let total = max(milliseconds, 0)
-        let pad = UTCTime.pad
-        return "\(pad(total / 3_600_000, 2)):\(pad(total / 60_000 % 60, 2)):\(pad(total / 1000 % 60, 2)).\(pad(total % 1000, 3))"
+        MediaTime.format(max(milliseconds, 0))
     }
 
     /// `text` percent-encoded: every byte but letters, digits and `-._~` as `%XX`.
