@@ -67,7 +67,8 @@ import Testing
         let environment = ["STATE_DIRECTORY": state.path]
         try await withBeaconSink { sink in
             sink.answer { uri, _ in
-                if uri.contains("cn=start") { return await .delayed(.seconds(2), .status(204)) }
+                // Long enough for status to see it in flight on a loaded machine, short enough for the 5 s drain.
+                if uri.contains("cn=start") { return await .delayed(.seconds(3), .status(204)) }
                 if uri.contains("cn=firstQuartile") { return .status(503) }
                 return .status(204)
             }
