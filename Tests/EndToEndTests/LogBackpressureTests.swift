@@ -52,7 +52,8 @@ import Testing
             }
             // The end of input drains with stderr still stalled; at exit the daemon waits (2 s at most)
             // for what it holds to be written: read again as the drain ends, everything it held comes
-            // out, and then one line says how many were dropped.
+            // out, with a line saying how many were dropped where they were: drops happen only while
+            // stderr is stalled, so a notice on stderr is held content written out at exit.
             daemon.closeInput()
             try await eventually(timeout: .seconds(30), "the end of the drain (the control socket removed)") {
                 !FileManager.default.fileExists(atPath: daemon.socketPath) || daemon.child.exitStatus != nil
@@ -61,8 +62,8 @@ import Testing
             #expect(try await daemon.waitForExit() == 0)
             try await eventually("the end of stderr") { daemon.child.stderr.isFinished }
             let notices = Self.droppedNotices(in: daemon.stderrLines)
+            // Lines that came after a drop may follow its notice: the notice marks where the gap is, not the end.
             #expect(!notices.isEmpty, "\(daemon.stderrText.suffix(2000))")
-            #expect(daemon.stderrLines.last.map { !Self.droppedNotices(in: [$0]).isEmpty } == true, "\(daemon.stderrText.suffix(2000))")
             #expect(notices.reduce(0, +) >= report.counters.logLinesDropped)
             let dropped = notices.reduce(0, +)
             print("stalled stderr: \(report.counters.beaconsSent) beacons delivered, status answered, \(dropped) log lines dropped")
