@@ -83,7 +83,7 @@ enum LineInputProperties {
         case .player(.rate(let rate)):
             try PropertyViolation.require(
                 rate.isFinite && rate >= 0, "an accepted rate is finite and non-negative", "'\(text.prefix(80))' gave \(rate)")
-        case .load(let url):
+        case .load(let url, _):
             try PropertyViolation.require(
                 !url.isEmpty && !isBlank(url.first) && !isBlank(url.last), "an accepted media URL is trimmed and not empty",
                 "'\(text.prefix(80))' gave '\(url.prefix(80))'")

@@ -52,6 +52,9 @@ struct SettingsOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: settingHelp("The user limited ad tracking: [LIMITADTRACKING] is 1 and [IFA] empty.", .limitAdTracking))
     var limitAdTracking: Bool?
 
+    @Option(help: settingHelp("harmonic, mediatailor or auto: the ad-insertion service's session init and tracking document (default auto: decided per session).", .dialect, valueName: "dialect"))
+    var dialect: String?
+
     /// The settings given as flags; `socket` is the shared `--socket` option.
     func layer(socket: String?) -> SettingsLayer {
         var layer = SettingsLayer(source: .flag)
@@ -59,6 +62,7 @@ struct SettingsOptions: ParsableArguments {
             (.mediaURL, mediaUrl), (.trackingURL, trackingUrl), (.socket, socket), (.metadataInterval, metadataInterval),
             (.retention, retention), (.drainTimeout, drainTimeout), (.stateDir, stateDir), (.beaconMaxAge, beaconMaxAge),
             (.httpTimeout, httpTimeout), (.logLevel, logLevel), (.metricsAddress, metricsAddress), (.ifa, ifa), (.ifaType, ifaType),
+            (.dialect, dialect),
         ]
         for case (let key, let text?) in texts { layer.values[key] = .text(text) }
         for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking), (.limitAdTracking, limitAdTracking)] { layer.values[key] = .boolean(flag) }

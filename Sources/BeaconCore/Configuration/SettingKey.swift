@@ -17,6 +17,7 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case ifa
     case ifaType = "ifa-type"
     case limitAdTracking = "limit-ad-tracking"
+    case dialect
 
     /// The prefix of every environment variable beaconctl reads.
     public static let environmentPrefix = "BEACONCTL_"

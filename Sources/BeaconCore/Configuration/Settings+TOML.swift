@@ -20,6 +20,7 @@ extension Settings {
         case .ifa: ifa.isEmpty ? nil : Self.quoted(ifa)
         case .ifaType: ifaType.isEmpty ? nil : Self.quoted(ifaType)
         case .limitAdTracking: "\(limitAdTracking)"
+        case .dialect: Self.quoted(dialect?.rawValue ?? "auto")
         }
     }
 

@@ -35,6 +35,8 @@ public struct Settings: Sendable, Equatable {
     public var ifaType = ""
     /// The user limited ad tracking: `[LIMITADTRACKING]` is 1 and `[IFA]` empty.
     public var limitAdTracking = false
+    /// The ad-insertion service spoken to; nil is `auto`: decided per session.
+    public var dialect: Dialect?
     /// Where each setting came from; a key not listed has its default.
     public var sources: [SettingKey: SettingSource] = [:]
 
@@ -109,6 +111,7 @@ public struct Settings: Sendable, Equatable {
         case .ifa: ifa = try Self.identifier(value, maxBytes: 128)
         case .ifaType: ifaType = try Self.identifier(value, maxBytes: 32)
         case .limitAdTracking: limitAdTracking = try Self.boolean(value)
+        case .dialect: dialect = try Self.dialect(value)
         }
     }
 
@@ -181,6 +184,14 @@ public struct Settings: Sendable, Equatable {
         return level
     }
 
+    private static func dialect(_ value: SettingValue) throws(Refusal) -> Dialect? {
+        let expected = "must be harmonic, mediatailor or auto"
+        let name = try text(value, expected).lowercased()
+        if name == "auto" { return nil }
+        guard let dialect = Dialect(rawValue: name) else { throw Refusal(reason: expected) }
+        return dialect
+    }
+
     private static func address(_ value: SettingValue) throws(Refusal) -> MetricsAddress {
         let text: String
         switch value {
@@ -215,6 +226,7 @@ extension Settings {
         var configuration = DaemonConfiguration(version: version)
         configuration.mediaURL = mediaURL
         configuration.trackingURL = trackingURL
+        configuration.dialect = dialect
         configuration.metadataInterval = .seconds(metadataInterval)
         configuration.retention = .seconds(retention)
         configuration.drainTimeout = .seconds(drainTimeout)

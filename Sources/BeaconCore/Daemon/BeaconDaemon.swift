@@ -70,6 +70,10 @@ public actor BeaconDaemon: Service {
         var metadataSchedule: RetrySchedule
         /// When the next metadata request is due; nil while one is under way.
         var nextMetadataAt: Milliseconds?
+        /// MediaTailor: the `nextToken` the next refresh starts from.
+        var nextToken: String?
+        /// MediaTailor: program date time minus media time, from the first document that gave it.
+        var programDateTimeOffset: Milliseconds?
     }
 
     /// A session init being retried: the failures in a row and when the next attempt is due. A
@@ -82,6 +86,8 @@ public actor BeaconDaemon: Service {
 
     private var session: ActiveSession?
     private var initializingURL: String?
+    /// What the latest `load` gave besides its URL (MediaTailor's `adsParams`).
+    private var loadOptions = LoadOptions()
     /// Why init failed for good (state `error`); a failure being retried leaves it nil.
     private var sessionError: String?
     private var initRetries = InitRetries()
@@ -386,12 +392,13 @@ public actor BeaconDaemon: Service {
         if let trackingURL = configuration.trackingURL {
             return SessionEndpoints(
                 mediaUrl: mediaURL, manifestUrl: mediaURL, trackingUrl: trackingURL,
-                sessionId: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL))
+                sessionId: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL), dialect: configuration.dialect)
         }
         while true {
             let failure: SessionInitError
             do {
-                return try await SessionInitializer(client: metadataClient).start(mediaURL: mediaURL)
+                return try await SessionInitializer(client: metadataClient, dialect: configuration.dialect, adsParams: loadOptions.adsParams)
+                    .start(mediaURL: mediaURL)
             } catch {
                 failure = error
             }
@@ -456,8 +463,9 @@ public actor BeaconDaemon: Service {
     private func refreshMetadata(trackingURL: String, generation sessionGeneration: Int) async -> Milliseconds {
         counters.metadataFetches += 1
         let response: HTTPClientResponse
+        let requestURL = session?.nextToken.map { SessionEndpoints.page(trackingURL, nextToken: $0) } ?? trackingURL
         do {
-            response = try await metadataClient.send(HTTPClientRequest(url: trackingURL, maxResponseBytes: configuration.maxMetadataBytes))
+            response = try await metadataClient.send(HTTPClientRequest(url: requestURL, maxResponseBytes: configuration.maxMetadataBytes))
         } catch {
             guard error != .cancelled, sessionGeneration == generation else { return configuration.metadataInterval.milliseconds }
             return metadataFailed(error.description)
@@ -469,6 +477,14 @@ public actor BeaconDaemon: Service {
             let requested = [429, 503].contains(response.status) ? response.retryAfter.flatMap { RetryAfter.delay($0, now: time.wallNow()) } : nil
             let asked = requested.map { " (Retry-After \(UTCTime.formatSpan($0)))" } ?? ""
             return metadataFailed("HTTP \(response.status)\(asked)", requestedWait: requested)
+        }
+        if session?.endpoints.dialect == nil {
+            let dialect = Dialect.of(trackingDocument: response.body)
+            session?.endpoints.dialect = dialect
+            logs.metadata.info("dialect decided from the tracking document dialect=\(dialect.rawValue)")
+        }
+        if session?.endpoints.dialect == .mediatailor {
+            return await refreshMediaTailor(firstPage: response, trackingURL: trackingURL, generation: sessionGeneration)
         }
         // Most refreshes repeat the last body: comparing bytes is far cheaper than decoding.
         if MetadataBody.repeats(response.body, last: session?.lastMetadataBody) {
@@ -483,6 +499,12 @@ public actor BeaconDaemon: Service {
         } catch {
             return metadataFailed("rejected: \(error.reason)")
         }
+        session?.lastMetadataBody = response.body
+        return applyMetadata(document, bytes: response.body.count)
+    }
+
+    /// Applies a document read from the metadata; returns the wait before the next request.
+    private func applyMetadata(_ document: MetadataDocument, bytes: Int) -> Milliseconds {
         if let mismatch = session?.tracking.timelineMismatch(of: document) {
             return metadataFailed("rejected: \(mismatch)")
         }
@@ -490,16 +512,68 @@ public actor BeaconDaemon: Service {
         var known = Set(session?.tracking.schedule.pods.map(\.id) ?? [])
         let discovered = document.pods.map(\.id).filter { known.insert($0).inserted }
         // Mutated in place: a copy would share, then duplicate, the whole schedule.
-        session?.lastMetadataBody = response.body
         let firings = session?.tracking.apply(document) ?? []
         session?.snapshotDirty = true
         pruneJournal()
         logs.metadata.info(
-            "metadata refreshed adBreaks=\(document.pods.count) dataRange=\(document.timeline.format(document.dataRange.start))..\(document.timeline.format(document.dataRange.end)) bytes=\(response.body.count)")
-        notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange, bytes: response.body.count))
+            "metadata refreshed adBreaks=\(document.pods.count) dataRange=\(document.timeline.format(document.dataRange.start))..\(document.timeline.format(document.dataRange.end)) bytes=\(bytes)")
+        notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange, bytes: bytes))
         if !discovered.isEmpty { notify(.adBreaksDiscovered(podIDs: discovered)) }
         dispatch(firings)
         return metadataSucceeded()
+    }
+
+    /// The most pages one MediaTailor refresh follows: a service handing out tokens without end
+    /// does not hold the session's refreshes.
+    static let maxMediaTailorPages = 20
+
+    /// A MediaTailor refresh: the page that came, then each `nextToken` followed (the tracking URL
+    /// with `nextToken=<token>`) until a page brings no avail not seen, no token, the same token, or
+    /// ``maxMediaTailorPages``; the pages merged into one document. The next refresh starts from the
+    /// last token. A document placed on program date time (`*ProgramDateTime`) is applied there.
+    private func refreshMediaTailor(firstPage: HTTPClientResponse, trackingURL: String, generation sessionGeneration: Int) async -> Milliseconds {
+        var pages: [MediaTailorDocument] = []
+        var bytes = 0
+        var body = firstPage.body
+        var token = session?.nextToken
+        while true {
+            let page: MediaTailorDocument
+            do {
+                page = try MediaTailorDocument.decode(body)
+            } catch {
+                return metadataFailed("rejected: \(error.reason)")
+            }
+            bytes += body.count
+            let seen = Set(pages.flatMap(\.metadata.pods).map(\.id))
+            let bringsNew = page.metadata.pods.contains { pod in !seen.contains(pod.id) }
+            pages.append(page)
+            guard bringsNew, pages.count < Self.maxMediaTailorPages, let next = page.nextToken, next != token else { break }
+            token = next
+            let url = SessionEndpoints.page(trackingURL, nextToken: next)
+            counters.metadataFetches += 1
+            do {
+                let response = try await metadataClient.send(HTTPClientRequest(url: url, maxResponseBytes: configuration.maxMetadataBytes))
+                guard sessionGeneration == generation, session != nil else { return configuration.metadataInterval.milliseconds }
+                guard response.isSuccess else { return metadataFailed("HTTP \(response.status) (nextToken page)") }
+                body = response.body
+            } catch {
+                guard error != .cancelled, sessionGeneration == generation else { return configuration.metadataInterval.milliseconds }
+                return metadataFailed("\(error.description) (nextToken page)")
+            }
+        }
+        let merged = MediaTailorDocument.merged(pages)
+        session?.nextToken = merged.nextToken ?? token
+        logs.metadata.debug("mediatailor pages=\(pages.count) avails=\(merged.metadata.pods.count) nextToken=\(session?.nextToken != nil)")
+        var document = merged.metadata
+        if document.programDateTimeOffset == nil { document.programDateTimeOffset = session?.programDateTimeOffset }
+        session?.programDateTimeOffset = document.programDateTimeOffset
+        guard !document.pods.isEmpty else {
+            // Nothing new since the last token: what is known stands as it was.
+            lastMetadataAt = time.wallNow()
+            notify(.metadataUnchanged(bytes: bytes))
+            return metadataSucceeded()
+        }
+        return applyMetadata(document.onProgramDateTime() ?? document, bytes: bytes)
     }
 
     /// A refresh brought a document (new or unchanged): back to the normal interval.
@@ -590,8 +664,8 @@ public actor BeaconDaemon: Service {
         case .user(let action):
             guard let firings = session?.tracking.observe(action) else { return nil }
             dispatch(firings)
-        case .load(let mediaURL):
-            return await load(mediaURL)
+        case .load(let mediaURL, let options):
+            return await load(mediaURL, options: options)
         case .unload:
             if session != nil || initializingURL != nil { logs.session.info("unload") }
             endSession()
@@ -604,8 +678,9 @@ public actor BeaconDaemon: Service {
         return nil
     }
 
-    private func load(_ mediaURL: String) async -> String {
+    private func load(_ mediaURL: String, options: LoadOptions) async -> String {
         guard !draining else { return Self.errorReply("shutting down") }
+        loadOptions = options
         requestSession(mediaURL)
         let waitingFor = generation
         let result = await withCheckedContinuation { loadWaiters[waitingFor, default: []].append($0) }

@@ -4,6 +4,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var mediaURL: String?
     /// Poll this metadata URL and skip session init.
     public var trackingURL: String?
+    /// The ad-insertion service spoken to; nil (`auto`): decided per session.
+    public var dialect: Dialect?
     public var metadataInterval: Duration = .seconds(2)
     /// How long pods gone from the metadata, and played stretches, are remembered after they end.
     public var retention: Duration = .seconds(7200)

@@ -4,7 +4,7 @@ public enum InputCommand: Sendable, Equatable {
     case player(PlayerEvent)
     case user(UserAction)
     /// Start a session for a media URL, ending the current one first.
-    case load(mediaURL: String)
+    case load(mediaURL: String, options: LoadOptions = LoadOptions())
     /// End the session and return to idle.
     case unload
     /// Ask for the status document (answered on the control socket).

@@ -9,7 +9,8 @@ import Foundation
 /// A playhead is a bare number of epoch milliseconds, `playhead <ms>`, `playhead <ISO-8601 date>`
 /// or a JSON object `{"playhead": ms, "at": ms, "rate": x}`, all on program date time; a position
 /// on media time is `position <seconds>` or `{"position": s, "at": ms, "rate": x}`. Every other
-/// line is one word, optionally followed by one argument (`load <media-url>`, `rate <x>`).
+/// line is one word, optionally followed by one argument (`load <media-url>`, `rate <x>`); `load` may
+/// end with a JSON object of ``LoadOptions``.
 public enum LineParser {
     public static func parse(_ line: String) -> Result<InputCommand, LineError> {
         let text = line.trimmedOfWhitespace
@@ -28,7 +29,7 @@ public enum LineParser {
         case ("position", let value?):
             guard let seconds = Double(value) else { return .failure(LineError("'\(value.prefix(40))' is not a number of seconds")) }
             return position(seconds).map { .playhead(PlayheadTick(playhead: $0, timeline: .mediaTime)) }
-        case ("load", let url?): return .success(.load(mediaURL: url))
+        case ("load", let argument?): return parseLoad(argument)
         case ("events", nil): return .success(.events(follow: false, after: nil))
         case ("events", let argument?): return parseEventsFollow(argument)
         case ("rate", let value?):
@@ -56,6 +57,13 @@ public enum LineParser {
         "seek-start": .player(.seekStart), "seek-end": .player(.seekEnd),
         "buffer-start": .player(.bufferStart), "buffer-end": .player(.bufferEnd),
     ]
+
+    /// `<url>` or `<url> {json}`.
+    private static func parseLoad(_ argument: String) -> Result<InputCommand, LineError> {
+        guard let space = argument.firstIndex(of: " ") else { return .success(.load(mediaURL: argument)) }
+        let url = String(argument[..<space])
+        return LoadOptions.parse(argument[space...].trimmedOfWhitespace).map { .load(mediaURL: url, options: $0) }
+    }
 
     /// `follow` or `follow <sequence>`.
     private static func parseEventsFollow(_ argument: String) -> Result<InputCommand, LineError> {

@@ -33,6 +33,7 @@ extension JSONBytes {
             json.member("sessionId") { json in
                 if let sessionId = endpoints.sessionId { json.string(sessionId) } else { json.null() }
             }
+            if let dialect = endpoints.dialect { json.member("dialect") { $0.string(dialect.rawValue) } }
         }
     }
 

@@ -14,18 +14,22 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     public var trackingUrl: String
     /// The ad-insertion service's session id (`sessid`), when the URLs carry one.
     public var sessionId: String?
+    /// The service the session speaks to; nil while `auto` has not decided (a session given its
+    /// tracking URL, until its first document).
+    public var dialect: Dialect?
 
-    public init(mediaUrl: String, manifestUrl: String, trackingUrl: String, sessionId: String?) {
+    public init(mediaUrl: String, manifestUrl: String, trackingUrl: String, sessionId: String?, dialect: Dialect? = nil) {
         self.mediaUrl = mediaUrl
         self.manifestUrl = manifestUrl
         self.trackingUrl = trackingUrl
         self.sessionId = sessionId
+        self.dialect = dialect
     }
 
     /// What the journal files this session's deliveries under: its `sessid`, or else its media URL.
     public var journalKey: String { sessionId ?? mediaUrl }
 
-    private enum CodingKeys: String, CodingKey { case mediaUrl, manifestUrl, trackingUrl, sessionId }
+    private enum CodingKeys: String, CodingKey { case mediaUrl, manifestUrl, trackingUrl, sessionId, dialect }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -33,6 +37,7 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
         try container.encode(manifestUrl, forKey: .manifestUrl)
         try container.encode(trackingUrl, forKey: .trackingUrl)
         try container.encode(sessionId, forKey: .sessionId)
+        try container.encode(dialect, forKey: .dialect)
     }
 
     /// The query parameter that carries the session id.
@@ -62,6 +67,26 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
         guard let url = URL(string: reference, relativeTo: URL(string: base)) else { return nil }
         let absolute = url.absoluteString
         return URLPolicy.refusal(of: absolute) == nil ? absolute : nil
+    }
+
+    /// The tracking URL of a MediaTailor page: `nextToken` added to its query. The token is sent as
+    /// the service wrote it (MediaTailor's are already percent-encoded, `...%3D`); other bytes
+    /// outside RFC 3986's unreserved set are percent-encoded.
+    public static func page(_ trackingURL: String, nextToken token: String) -> String {
+        var encoded = ""
+        for byte in token.utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if byte < 0x80, scalar.properties.isASCIIHexDigit || ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar)
+                || "-._~%".unicodeScalars.contains(scalar)
+            {
+                encoded.unicodeScalars.append(scalar)
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        let (base, fragment) = trackingURL.firstIndex(of: "#").map { (trackingURL[..<$0], trackingURL[$0...]) } ?? (trackingURL[...], "")
+        return base + (base.contains("?") ? "&" : "?") + "nextToken=" + encoded + fragment
     }
 
     /// `url` with one query item added.

@@ -9,19 +9,32 @@ import Foundation
 /// In order: POST to the media URL; GET it with `initSession=true`; a plain GET, taking the
 /// redirect target (or else the master playlist's first variant) as the manifest and deriving the
 /// metadata URL from it. A media URL that already carries `sessid` needs no request at all.
+///
+/// MediaTailor (``Dialect/mediatailor``, or `auto` for a URL under `/v1/session/`): one POST of
+/// `{"reportingMode": "client", "adsParams": {...}}` to the session-initialization URL, whose answer
+/// gives `manifestUrl` and `trackingUrl`, relative to the URL answering.
 public struct SessionInitializer: Sendable {
     public var client: any HTTPClient
     /// The largest init or playlist body read.
     public var maxBodyBytes: Int
+    /// The service spoken to; nil (`auto`): from the URL, else from the answer.
+    public var dialect: Dialect?
+    /// Passed through to MediaTailor's session init.
+    public var adsParams: [String: String]?
 
-    public init(client: any HTTPClient, maxBodyBytes: Int = 1 << 20) {
+    public init(client: any HTTPClient, maxBodyBytes: Int = 1 << 20, dialect: Dialect? = nil, adsParams: [String: String]? = nil) {
         self.client = client
         self.maxBodyBytes = maxBodyBytes
+        self.dialect = dialect
+        self.adsParams = adsParams
     }
 
     public func start(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
         if let refusal = URLPolicy.refusal(of: mediaURL) {
             throw SessionInitError(reason: "media URL refused: \(refusal)", isPermanent: true)
+        }
+        if (dialect ?? Dialect.named(byInitURL: mediaURL)) == .mediatailor {
+            return try await mediaTailorInit(mediaURL: mediaURL)
         }
         if SessionEndpoints.sessionID(in: mediaURL) != nil {
             return try endpoints(media: mediaURL, manifest: mediaURL, tracking: SessionEndpoints.trackingURL(forManifest: mediaURL))
@@ -50,6 +63,32 @@ public struct SessionInitializer: Sendable {
     private struct InitResponse: Decodable {
         var manifestUrl: String
         var trackingUrl: String
+    }
+
+    /// MediaTailor's session-initialization request body.
+    private struct MediaTailorInitRequest: Encodable {
+        var reportingMode = "client"
+        var adsParams: [String: String]?
+    }
+
+    private func mediaTailorInit(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
+        let body = JSONLine.encode(MediaTailorInitRequest(adsParams: adsParams))
+        let request = HTTPClientRequest(
+            method: .post, url: mediaURL, headers: [(name: "Content-Type", value: "application/json")], body: Array(body.utf8),
+            maxResponseBytes: maxBodyBytes)
+        let response: HTTPClientResponse
+        do {
+            response = try await send(request)
+        } catch {
+            throw SessionInitError(reason: "MediaTailor POST: \(error.reason)")
+        }
+        guard let answer = try? JSONDecoder().decode(InitResponse.self, from: Data(response.body)) else {
+            throw SessionInitError(reason: "MediaTailor POST: HTTP \(response.status) without manifestUrl and trackingUrl")
+        }
+        return try endpoints(
+            media: mediaURL,
+            manifest: SessionEndpoints.resolve(answer.manifestUrl, against: response.finalURL),
+            tracking: SessionEndpoints.resolve(answer.trackingUrl, against: response.finalURL))
     }
 
     private func initRequest(_ attempt: Attempt, mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
@@ -97,12 +136,20 @@ public struct SessionInitializer: Sendable {
         return response
     }
 
+    /// The session's endpoints; the dialect is the one asked for, else MediaTailor's when the
+    /// tracking URL is under `/v1/tracking/` and carries no `sessid`, else Harmonic's.
     private func endpoints(media: String, manifest: String?, tracking: String?) throws(SessionInitError) -> SessionEndpoints {
         guard let manifest, let tracking else { throw SessionInitError(reason: "the service returned unusable URLs") }
+        let sessid = SessionEndpoints.sessionID(in: manifest) ?? SessionEndpoints.sessionID(in: tracking)
+        if dialect == .mediatailor || (dialect == nil && sessid == nil && tracking.contains("/v1/tracking/")) {
+            // MediaTailor's session id is the tracking URL's last path segment.
+            let id = sessid ?? URLComponents(string: tracking)?.path.split(separator: "/").last.map(String.init)
+            return SessionEndpoints(mediaUrl: media, manifestUrl: manifest, trackingUrl: tracking, sessionId: id, dialect: .mediatailor)
+        }
         guard let sessionID = SessionEndpoints.sessionID(in: manifest) ?? SessionEndpoints.sessionID(in: tracking) else {
             throw SessionInitError(reason: "the stream's URLs carry no sessid: is this an ad-insertion stream?")
         }
-        return SessionEndpoints(mediaUrl: media, manifestUrl: manifest, trackingUrl: tracking, sessionId: sessionID)
+        return SessionEndpoints(mediaUrl: media, manifestUrl: manifest, trackingUrl: tracking, sessionId: sessionID, dialect: .harmonic)
     }
 
     /// The URI of the first variant stream of an HLS master playlist.

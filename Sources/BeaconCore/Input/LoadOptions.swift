@@ -1,0 +1,29 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a player may give with `load <url>` as a JSON object after the URL
+/// (`load <url> {"adsParams": {"deviceType": "tv"}}`). Keys the daemon does not know are ignored,
+/// so a later release may add some without breaking older players.
+public struct LoadOptions: Sendable, Equatable, Decodable {
+    /// Ad parameters passed through to MediaTailor's session init as `adsParams` (player variables
+    /// the ad decision server reads). Harmonic's init takes none: they are ignored there.
+    public var adsParams: [String: String]?
+
+    public init(adsParams: [String: String]? = nil) {
+        self.adsParams = adsParams
+    }
+
+    /// The options in `text`, a JSON object, or why not.
+    static func parse(_ text: String) -> Result<LoadOptions, LineError> {
+        do {
+            return .success(try JSONDecoder().decode(LoadOptions.self, from: Data(text.utf8)))
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.first?.stringValue == "adsParams" {
+            return .failure(LineError("load: adsParams must be an object of strings"))
+        } catch {
+            return .failure(LineError("load: what follows the URL is not a JSON object {\"adsParams\": {...}}"))
+        }
+    }
+}
