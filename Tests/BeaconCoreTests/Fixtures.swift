@@ -71,7 +71,15 @@ enum Fixture {
 
     /// Every published Harmonic document of ``sharedFixtures`` (`realworld/harmonic/*.json`), by file name.
     static func harmonicDocuments() throws -> [(name: String, body: [UInt8])] {
-        let directory = "realworld/harmonic"
+        try realWorldDocuments(in: "realworld/harmonic")
+    }
+
+    /// Every MediaTailor tracking document of ``sharedFixtures`` (`realworld/mediatailor/*.json`), by file name.
+    static func mediaTailorDocuments() throws -> [(name: String, body: [UInt8])] {
+        try realWorldDocuments(in: "realworld/mediatailor")
+    }
+
+    private static func realWorldDocuments(in directory: String) throws -> [(name: String, body: [UInt8])] {
         let names = try FileManager.default.contentsOfDirectory(atPath: try sharedURL(directory).path)
         return try names.filter { $0.hasSuffix(".json") }.sorted().map { ($0, try sharedFile("\(directory)/\($0)")) }
     }

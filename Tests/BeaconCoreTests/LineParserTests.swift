@@ -27,6 +27,9 @@ import Testing
 
     @Test(arguments: [
         ("load https://origin.example/live/master.m3u8", InputCommand.load(mediaURL: "https://origin.example/live/master.m3u8")),
+        ("load https://h.example/v1/session/a/b/index.m3u8 {\"adsParams\": {\"deviceType\": \"tv\"}, \"later\": 1}",
+            .load(mediaURL: "https://h.example/v1/session/a/b/index.m3u8", options: LoadOptions(adsParams: ["deviceType": "tv"]))),
+        ("load https://h.example/v1/session/a/b/index.m3u8   {}", .load(mediaURL: "https://h.example/v1/session/a/b/index.m3u8")),
         ("unload", .unload),
         ("play", .player(.play)),
         ("pause", .player(.pause)),
@@ -61,6 +64,9 @@ import Testing
         "   ",
         "garbage",
         "hello world",
+        "load https://h.example/x.m3u8 {",
+        #"load https://h.example/x.m3u8 {"adsParams": {"n": 1}}"#,
+        "load https://h.example/x.m3u8 extra",
         "{",
         #"{"playhead": 1675135534076"#,
         #"{"at": 1675135534076}"#,

@@ -36,6 +36,7 @@ import Testing
                     # ifa is not set  # default
                     # ifa-type is not set  # default
                     limit-ad-tracking = false  # default
+                    dialect = "auto"  # default
                     """)
         }
     }

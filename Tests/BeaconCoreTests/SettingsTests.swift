@@ -89,6 +89,22 @@ import Testing
         }
     }
 
+    @Test func theDialectIsHarmonicMediaTailorOrAuto() throws {
+        #expect(try resolve([]).dialect == nil)
+        #expect(try resolve([]).tomlValue(of: .dialect) == "\"auto\"")
+        for (text, dialect) in [("harmonic", Dialect.harmonic), ("MediaTailor", .mediatailor), ("auto", nil)] as [(String, Dialect?)] {
+            let settings = try resolve([SettingsLayer(source: Self.file, values: [.dialect: .text(text)])])
+            #expect(settings.dialect == dialect, "\(text)")
+            #expect(settings.daemonConfiguration(version: "t").dialect == dialect)
+        }
+        #expect(SettingKey.dialect.environmentVariable == "BEACONCTL_DIALECT")
+        for bad in [SettingValue.text("aws"), .number(1), .boolean(true)] {
+            #expect(
+                refusal([SettingsLayer(source: .flag, values: [.dialect: bad])]) == "dialect (flag --dialect): must be harmonic, mediatailor or auto",
+                "\(bad)")
+        }
+    }
+
     @Test func theHTTPClientTakesTheTimeoutAndConnectsWithinFiveSecondsOfIt() throws {
         let standard = try resolve([]).httpClientConfiguration(userAgent: "beaconctl/x")
         #expect(standard.totalTimeout == .seconds(10))

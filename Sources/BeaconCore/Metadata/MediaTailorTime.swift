@@ -12,6 +12,7 @@ enum MediaTailorTime {
         var inTime = false
         var sawComponent = false
         var lastUnit = 0
+        var timeComponents = 0
         while !bytes.isEmpty {
             if bytes.first == UInt8(ascii: "T") {
                 guard !inTime else { return nil }
@@ -33,13 +34,15 @@ enum MediaTailorTime {
             // Units in their order, each once; only seconds may carry a fraction.
             guard order > lastUnit, value.thousandths == 0 || order == 4 else { return nil }
             lastUnit = order
+            if inTime { timeComponents += 1 }
             guard let part = value.milliseconds(scale: scale) else { return nil }
             let (sum, overflow) = total.addingReportingOverflow(part)
             guard !overflow else { return nil }
             total = sum
             sawComponent = true
         }
-        return sawComponent ? total : nil
+        // A `T` names a time of day to come: `P1DT` is unfinished.
+        return sawComponent && (inTime == (timeComponents > 0)) ? total : nil
     }
 
     /// Milliseconds from a decimal number of seconds written as text (`17.817`, `30`).

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import BeaconCore
+
+/// MediaTailor's tracking document read into the model: avails as ad breaks, ads, tracking events.
+@Suite struct MediaTailorDocumentTests {
+    /// Each published document, with every avail, ad and tracking event as the model holds it.
+    @Test(.enabled(if: Fixture.sharedFixtures != nil, Fixture.sharedFixturesMissing))
+    func everyPublishedDocumentIsRead() throws {
+        let documents = Dictionary(uniqueKeysWithValues: try Fixture.mediaTailorDocuments().map { ($0.name, $0.body) })
+        #expect(documents.count == 4)
+        func read(_ name: String) throws -> MediaTailorDocument { try MediaTailorDocument.decode(try #require(documents[name], "\(name)")) }
+
+        let live = try read("aws-doc-adverifications-live.json")
+        #expect(live.metadata.timeline == .mediaTime)
+        let liveOffset: Milliseconds = 1_692_807_940_914 - 10_110
+        #expect(live.metadata.programDateTimeOffset == liveOffset)
+        #expect(live.nextToken == "UFQxMC4xMVNfMjAyMy0wOC0yM1QxNjoyNjoyNC4yNDYxMDIxOTBaXzE%3D")
+        #expect(live.metadata.pods.map(\.id) == ["3062770"])
+        let verified = live.metadata.pods[0].ads[0]
+        #expect((verified.id, verified.startTime, verified.duration) == ("3062770", 10_110, 14_982))
+        #expect(verified.trackingEvents.map(\.event) == [.impression, .verificationNotExecuted])
+        #expect(verified.trackingEvents.map(\.signalingUrls) == [["http://127.0.0.1:4647/v1/impression"], ["http://127.0.0.1:4647/trackingurl"]])
+        #expect(verified.trackingEvents[0].duration == 14_982)
+
+        let beaconing = try read("aws-doc-client-side-beaconing.json")
+        #expect(beaconing.nextToken == nil)
+        #expect(beaconing.metadata.programDateTimeOffset == nil)
+        let pod = try #require(beaconing.metadata.pods.first)
+        #expect((pod.id, pod.startTime, pod.duration, pod.ads.count) == ("8104385", 17_817, 15_100, 1))
+        #expect(pod.ads[0].trackingEvents.map(\.event) == [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete])
+        #expect(pod.ads[0].trackingEvents.map(\.startTime) == [17_817, 17_817, 21_592, 25_367, 29_142, 32_917])
+        #expect(pod.ads[0].trackingEvents.map(\.signalingUrls.first) == [
+            "impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete",
+        ].map { "http://127.0.0.1:4647/tracking?event=\($0)" })
+        #expect(beaconing.metadata.dataRange == DataRange(start: 17_817, end: 32_917 + TrackingEvent.minimumWindow))
+
+        let api = try read("aws-doc-client-side-tracking-api.json")
+        #expect(api.metadata.pods.map(\.id) == ["5"])
+        #expect(api.metadata.pods[0].ads.map(\.id) == ["5"])
+        #expect(api.metadata.pods[0].ads[0].trackingEvents == [
+            TrackingEvent(event: .impression, startTime: 30_000, duration: 15_000, signalingUrls: ["http://127.0.0.1:4647/impression"])
+        ])
+        #expect(api.nextToken == "UFQ1TTM0Ljk2N1NfMjAyMi0xMS0xOFQwNDozMzo1Mi4yNDUxOTdaXzE%3D")
+
+        let breakTracking = try read("bitmovin-android-break-tracking-events.json")
+        #expect(breakTracking.nextToken == nil)
+        let avail = try #require(breakTracking.metadata.pods.first)
+        #expect(avail.ads.map(\.id) == [MediaTailorDocument.adBreakTrackingAdID])
+        #expect(avail.ads[0].trackingEvents.map(\.event) == [.breakEnd, .breakStart])
+        #expect(avail.ads[0].trackingEvents.allSatisfy { $0.signalingUrls.first?.hasPrefix("http://127.0.0.1:4647/pagead/interaction/") == true })
+
+        for (name, body) in documents { #expect(Dialect.of(trackingDocument: body) == .mediatailor, "\(name)") }
+    }
+
+    /// An avail's breakStart fires at its start, breakEnd at its end, on an ad of their own placed first.
+    @Test func adBreakTrackingEventsAtTheAvailsStartAndEnd() throws {
+        let document = try MediaTailorDocument.decode(Fixture.json(#"""
+            {"avails": [{"availId": "b1", "startTimeInSeconds": 60, "durationInSeconds": 30,
+              "adBreakTrackingEvents": [{"eventType": "breakStart", "beaconUrls": ["http://x/bs"]}, {"eventType": "breakEnd", "beaconUrls": ["http://x/be"]}],
+              "ads": [{"adId": "a1", "startTimeInSeconds": 60, "durationInSeconds": 30, "trackingEvents": [{"eventType": "impression", "startTimeInSeconds": 60, "beaconUrls": ["http://x/i"]}]}]}]}
+            """#))
+        let pod = try #require(document.metadata.pods.first)
+        #expect(pod.ads.map(\.id) == [MediaTailorDocument.adBreakTrackingAdID, "a1"])
+        #expect(pod.ads[0].trackingEvents.map(\.startTime) == [60_000, 90_000])
+        #expect(pod.ads[0].trackingEvents.allSatisfy(pod.ads[0].confirms))
+        #expect((pod.ads[0].startTime, pod.ads[0].duration) == (60_000, 30_000))
+    }
+
+    /// Times as ISO 8601 text where numbers are absent, and numbers where ISO 8601 is expected.
+    @Test func bothTimeFormsRead() throws {
+        let document = try MediaTailorDocument.decode(Fixture.json(#"""
+            {"avails": [{"availId": 7, "startTime": "PT1M2.003S", "duration": 15,
+              "ads": [{"adId": "a", "startTime": "PT1M2.003S", "durationInSeconds": "PT15S", "trackingEvents": [{"eventType": "Start", "startTime": 62.003, "beaconUrls": []}]}]}]}
+            """#))
+        let pod = try #require(document.metadata.pods.first)
+        #expect((pod.id, pod.startTime, pod.duration) == ("7", 62_003, 15_000))
+        #expect(pod.ads[0].trackingEvents.map(\.event) == [.start])
+        #expect(pod.ads[0].trackingEvents.map(\.startTime) == [62_003])
+    }
+
+    @Test(arguments: [
+        (#"[1]"#, "not a JSON object"),
+        (#"{"avails": [{"availId": "p", "startTimeInSeconds": "soon"}]}"#, "avails[0].startTimeInSeconds: 'soon' is no number of seconds or ISO 8601 duration"),
+        (#"{"avails": [{"availId": "p", "durationInSeconds": 90000}]}"#, "ad break p: duration 90000000 ms is over a day"),
+        (#"{"avails": [{"availId": "p", "startTimeInSeconds": 1692807940.914}]}"#, "ad break p: start 1692807940914 ms is a date, not a time from the start of the session"),
+        (#"{"avails": [{"availId": "p", "ads": [{"adId": "a", "trackingEvents": [{"beaconUrls": []}]}]}]}"#, "missing 'eventType' in avails[0].ads[0].trackingEvents[0]"),
+        (#"{"avails": [{"availId": "p", "startTimeInSeconds": -2}]}"#, "avails[0].startTimeInSeconds: -2.0 s is out of range"),
+    ])
+    func unusableDocumentsRejectedNamingWhere(_ body: String, _ reason: String) {
+        #expect(throws: MetadataError(reason: reason)) { try MediaTailorDocument.decode(Fixture.json(body)) }
+    }
+
+    /// Pages merge: a later page's avail replaces an earlier one of the same id, the last token stays.
+    @Test func pagesMerged() throws {
+        let first = try MediaTailorDocument.decode(Fixture.json(
+            #"{"avails": [{"availId": "1", "startTimeInSeconds": 10, "durationInSeconds": 5}, {"availId": "2", "startTimeInSeconds": 30, "durationInSeconds": 5}], "nextToken": "t1"}"#))
+        let second = try MediaTailorDocument.decode(Fixture.json(
+            #"{"avails": [{"availId": "2", "startTimeInSeconds": 30, "durationInSeconds": 8, "availProgramDateTime": "2023-08-23T16:25:40.914Z"}, {"availId": "3", "startTimeInSeconds": 50, "durationInSeconds": 5}], "nextToken": "t2"}"#))
+        let merged = MediaTailorDocument.merged([first, second])
+        #expect(merged.metadata.pods.map(\.id) == ["1", "2", "3"])
+        #expect(merged.metadata.pods[1].duration == 8_000)
+        #expect(merged.nextToken == "t2")
+        let offset: Milliseconds = 1_692_807_940_914 - 30_000
+        #expect(merged.metadata.programDateTimeOffset == offset)
+        #expect(merged.metadata.dataRange == DataRange(start: 10_000, end: 55_000))
+        let placed = try #require(merged.metadata.onProgramDateTime())
+        #expect(placed.timeline == .programDateTime)
+        #expect(placed.pods.map(\.startTime) == [10_000, 30_000, 50_000].map { $0 + 1_692_807_940_914 - 30_000 })
+        #expect(first.metadata.onProgramDateTime() == nil)
+    }
+
+    @Test func dialectFromTheDocumentsShape() {
+        #expect(Dialect.of(trackingDocument: Fixture.json(#"{"avails": [], "nextToken": null}"#)) == .mediatailor)
+        #expect(Dialect.of(trackingDocument: Fixture.json(#"{"dataRange": {"start": 1, "end": 2}, "adBreaks": [], "avails": 1}"#)) == .harmonic)
+        #expect(Dialect.of(trackingDocument: Fixture.json(#"{}"#)) == .harmonic)
+    }
+
+    @Test func nextTokenAddedAsWritten() {
+        #expect(SessionEndpoints.page("http://h/v1/tracking/a/b/s1", nextToken: "UFQ%3D") == "http://h/v1/tracking/a/b/s1?nextToken=UFQ%3D")
+        #expect(SessionEndpoints.page("http://h/t?x=1", nextToken: "a b+c") == "http://h/t?x=1&nextToken=a%20b%2Bc")
+    }
+}
