@@ -12,12 +12,17 @@ struct DemoCommand: AsyncParsableCommand {
             Starts, in this process, a simulated ad-insertion service on 127.0.0.1 (session init, live \
             metadata with one ad break a few seconds ahead, a beacon sink) and a simulated player that \
             plays at 1x, pauses and mutes during the first ad. The real daemon pipeline runs against them \
-            over real HTTP and shows each beacon as it fires. Ends after the ad break, or after --duration.
+            over real HTTP and shows each beacon as it fires. Ends after the ad break, or after --duration. \
+            With --dialect mediatailor the service is a simulated MediaTailor (JSON session init, a tracking \
+            document in pages chained by nextToken, breakStart and breakEnd tracking).
             """
     )
 
     @Option(help: ArgumentHelp("Seconds to run instead of ending after the ad break.", valueName: "seconds"))
     var duration: Double?
+
+    @Option(help: ArgumentHelp("harmonic or mediatailor: the simulated ad-insertion service (default harmonic).", valueName: "dialect"))
+    var dialect: Dialect = .harmonic
 
     @Flag(help: "Also show the daemon's log lines.")
     var verbose = false
@@ -36,17 +41,18 @@ struct DemoCommand: AsyncParsableCommand {
         let logLevel: Logger.Level = verbose ? .info : .error
         let logOutput = LogOutput.standardError(style: .human)
         LoggingSystem.bootstrap { LineLogHandler(component: $0, logLevel: logLevel, output: logOutput.append) }
-        let service = try await SimulatedAdService.start()
+        let service = try await DemoService.start(dialect)
         let pod = service.pod
         let startedAt = WallClock.now()
         let out = StandardOutput.writeLine
-        out("beaconctl demo: simulated ad-insertion service on \(service.server.baseURL)")
-        out("  ad break \(pod.id): \(pod.ads.count) ads of \(UTCTime.formatSpan(pod.ads[0].duration)), starts in \(UTCTime.formatSpan(pod.startTime - startedAt))")
+        out("beaconctl demo: simulated \(dialect == .mediatailor ? "MediaTailor" : "ad-insertion") service on \(service.server.baseURL)")
+        out("  ad break \(pod.id): \(DemoService.adCount) ads of \(UTCTime.formatSpan(DemoService.adDuration)), starts in \(UTCTime.formatSpan(pod.startTime - startedAt))")
         out("  the player pauses and mutes 2 s into the first ad, resumes 1.5 s later")
 
         let userAgent = Settings.userAgent(version: Beaconctl.version) + " demo"
         var configuration = DaemonConfiguration(version: Beaconctl.version, macros: MacroSettings(deviceUserAgent: userAgent))
         configuration.mediaURL = service.mediaURL
+        configuration.dialect = dialect
         configuration.metadataInterval = .seconds(1)
         let client = CurlHTTPClient(userAgent: userAgent)
         let tally = Mutex<[ReportingState: Int]>([:])

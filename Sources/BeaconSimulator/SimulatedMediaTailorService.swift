@@ -1,0 +1,219 @@
+import BeaconCore
+import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// AWS Elemental MediaTailor's client-side tracking on loopback, for the demo and the tests:
+/// session initialization (a JSON POST under `/v1/session/`), a tracking document served in pages
+/// chained by `nextToken`, and the beacon sink. Times are seconds from the session's start; each
+/// avail and ad also gives its program date time, `programDateTimeStart` plus its media time.
+public final class SimulatedMediaTailorService: Sendable {
+    /// One avail as the service lists it: when it starts (media time) and its ads.
+    public struct Avail: Sendable, Equatable {
+        public var id: String
+        public var start: Milliseconds
+        public var adCount: Int
+        public var adDuration: Milliseconds
+
+        public init(id: String, start: Milliseconds, adCount: Int = 1, adDuration: Milliseconds = 8000) {
+            self.id = id
+            self.start = start
+            self.adCount = adCount
+            self.adDuration = adDuration
+        }
+
+        public var duration: Milliseconds { Milliseconds(adCount) * adDuration }
+
+        /// The id of the avail's ad at `index`.
+        public func adID(_ index: Int) -> String { "\(id)-ad\(index + 1)" }
+    }
+
+    /// How the service behaves; tests change it while it runs.
+    public struct Behavior: Sendable {
+        /// Session-init POSTs answered 500 before one succeeds.
+        public var initFailures = 0
+        /// Avails per tracking page.
+        public var availsPerPage = 1
+        /// Tracking and beacon requests answered 503 while set: an outage.
+        public var outage = false
+        /// Whether avails and ads give `*ProgramDateTime`.
+        public var programDateTimes = true
+
+        public init() {}
+    }
+
+    public let server: HTTPServer
+    /// The program date time of media time 0.
+    public let programDateTimeStart: Milliseconds
+    private let state: Mutex<State>
+
+    private struct State {
+        var avails: [Avail]
+        var behavior: Behavior
+        var initBodies: [String] = []
+        var trackingQueries: [String] = []
+        var beacons: [SimulatedAdService.ReceivedBeacon] = []
+    }
+
+    /// The session-initialization URL: POST it with `{"reportingMode": "client"}`.
+    public var sessionInitURL: String { server.baseURL + "/v1/session/sim-account/sim-config/index.m3u8" }
+
+    /// Starts the service with `avails`; media time 0 is `programDateTimeStart` on program date time.
+    public static func start(
+        avails: [Avail], programDateTimeStart: Milliseconds = WallClock.now(), behavior: Behavior = Behavior()
+    ) async throws -> SimulatedMediaTailorService {
+        let box = ServiceBox()
+        let server = try await HTTPServer.start(host: "127.0.0.1", port: 0) { request in
+            box.service?.respond(to: request) ?? .status(503)
+        }
+        let service = SimulatedMediaTailorService(
+            server: server, programDateTimeStart: programDateTimeStart, state: State(avails: avails, behavior: behavior))
+        box.service = service
+        return service
+    }
+
+    private init(server: HTTPServer, programDateTimeStart: Milliseconds, state: State) {
+        self.server = server
+        self.programDateTimeStart = programDateTimeStart
+        self.state = Mutex(state)
+    }
+
+    public func stop() async {
+        await server.stop()
+    }
+
+    /// Changes how the service behaves from the next request on.
+    public func change(_ update: @Sendable (inout Behavior) -> Void) { state.withLock { update(&$0.behavior) } }
+
+    /// Adds an avail, listed on the pages after those served.
+    public func add(_ avail: Avail) { state.withLock { $0.avails.append(avail) } }
+
+    /// The bodies of the session-init POSTs, in arrival order.
+    public func initBodies() -> [String] { state.withLock { $0.initBodies } }
+
+    /// The queries of the tracking GETs (`""` without one), in arrival order.
+    public func trackingQueries() -> [String] { state.withLock { $0.trackingQueries } }
+
+    /// The beacons received so far, in arrival order.
+    public func receivedBeacons() -> [SimulatedAdService.ReceivedBeacon] { state.withLock { $0.beacons } }
+
+    /// How many beacons reached the sink for `event` of the ad (or avail, for break events) `owner`.
+    public func count(_ owner: String, _ event: TrackingEventType) -> Int {
+        receivedBeacons().filter { $0.path == "/beacon/\(owner)/\(event.rawValue)" }.count
+    }
+
+    static let trackingPath = "/v1/tracking/sim-account/sim-config/"
+
+    private func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
+        state.withLock { state in
+            switch (request.method, request.path) {
+            case ("POST", "/v1/session/sim-account/sim-config/index.m3u8"):
+                state.initBodies.append(String(decoding: request.body, as: UTF8.self))
+                guard state.initBodies.count > state.behavior.initFailures else { return .status(500) }
+                let session = "sim-\(state.initBodies.count)"
+                return .json(
+                    #"{"manifestUrl": "../../../master/sim-account/sim-config/index.m3u8?aws.sessionId=\#(session)", "trackingUrl": "../../../tracking/sim-account/sim-config/\#(session)"}"#)
+            case ("GET", let path) where path.hasPrefix(Self.trackingPath):
+                state.trackingQueries.append(request.query ?? "")
+                guard !state.behavior.outage else { return .status(503) }
+                return .json(page(request.query, state))
+            case ("GET", let path) where path.hasPrefix("/beacon/"):
+                guard !state.behavior.outage else { return .status(503) }
+                state.beacons.append(.init(path: path, query: request.query ?? "", receivedAt: WallClock.now()))
+                return .status(204)
+            default:
+                return .status(404)
+            }
+        }
+    }
+
+    /// The page a token asks for: `page-N` lists the avails of page N and points at page N+1; a page
+    /// past the last lists none and points at itself, as MediaTailor's does when nothing is new.
+    private func page(_ query: String?, _ state: State) -> String {
+        let token = query?.split(separator: "&").first { $0.hasPrefix("nextToken=") }?.dropFirst("nextToken=".count)
+        let number = token.flatMap { Int($0.dropFirst("page-".count)) } ?? 0
+        let size = max(1, state.behavior.availsPerPage)
+        let listed = Array(state.avails.dropFirst(number * size).prefix(size))
+        let next = listed.isEmpty ? number : number + 1
+        let document = Wire.Document(
+            avails: listed.map { wire($0, programDateTimes: state.behavior.programDateTimes) }, nextToken: "page-\(next)")
+        return String(decoding: (try? JSONEncoder().encode(document)) ?? Data(), as: UTF8.self)
+    }
+
+    private func wire(_ avail: Avail, programDateTimes: Bool) -> Wire.Avail {
+        let base = server.baseURL + "/beacon/"
+        func date(_ media: Milliseconds) -> String? { programDateTimes ? UTCTime.format(programDateTimeStart + media) : nil }
+        let ads = (0..<avail.adCount).map { index in
+            let id = avail.adID(index)
+            let ad = StandardAd.make(id: id, start: avail.start + Milliseconds(index) * avail.adDuration, duration: avail.adDuration, userTypes: [.pause, .resume, .mute, .unmute]) { type in
+                [base + "\(id)/\(type.rawValue)"]
+            }
+            return Wire.Ad(
+                adId: id, creativeId: "creative-\(id)", startTimeInSeconds: Wire.seconds(ad.startTime), durationInSeconds: Wire.seconds(ad.duration),
+                adProgramDateTime: date(ad.startTime),
+                trackingEvents: ad.trackingEvents.map { event in
+                    Wire.Event(
+                        eventId: "\(id)-\(event.event.rawValue)", eventType: event.event.rawValue, beaconUrls: event.signalingUrls,
+                        startTimeInSeconds: Wire.seconds(event.startTime), durationInSeconds: Wire.seconds(event.duration), eventProgramDateTime: date(event.startTime))
+                })
+        }
+        return Wire.Avail(
+            availId: avail.id, startTimeInSeconds: Wire.seconds(avail.start), durationInSeconds: Wire.seconds(avail.duration),
+            availProgramDateTime: date(avail.start),
+            adBreakTrackingEvents: [TrackingEventType.breakStart, .breakEnd].map { Wire.BreakEvent(eventType: $0.rawValue, beaconUrls: [base + "\(avail.id)/\($0.rawValue)"]) },
+            ads: ads)
+    }
+
+    /// The tracking document's shape, as MediaTailor writes it (the fields the daemon reads, and a few it does not).
+    private enum Wire {
+        static func seconds(_ milliseconds: Milliseconds) -> Double { Double(milliseconds) / 1000 }
+
+        struct Document: Encodable {
+            var avails: [Avail]
+            var nonLinearAvails: [Avail] = []
+            var nextToken: String
+        }
+        struct Avail: Encodable {
+            var availId: String
+            var startTimeInSeconds: Double
+            var durationInSeconds: Double
+            var availProgramDateTime: String?
+            var adBreakTrackingEvents: [BreakEvent]
+            var ads: [Ad]
+        }
+        struct BreakEvent: Encodable {
+            var eventType: String
+            var beaconUrls: [String]
+        }
+        struct Ad: Encodable {
+            var adId: String
+            var creativeId: String
+            var startTimeInSeconds: Double
+            var durationInSeconds: Double
+            var adProgramDateTime: String?
+            var skipOffset: String? = nil
+            var trackingEvents: [Event]
+        }
+        struct Event: Encodable {
+            var eventId: String
+            var eventType: String
+            var beaconUrls: [String]
+            var startTimeInSeconds: Double
+            var durationInSeconds: Double
+            var eventProgramDateTime: String?
+        }
+    }
+}
+
+/// The service, set once its server is up: its beacon URLs need the server's port.
+private final class ServiceBox: Sendable {
+    private let storage = Mutex<SimulatedMediaTailorService?>(nil)
+    var service: SimulatedMediaTailorService? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}

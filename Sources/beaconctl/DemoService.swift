@@ -1,0 +1,37 @@
+import ArgumentParser
+import BeaconCore
+import BeaconSimulator
+
+/// The demo's simulated ad-insertion service, of either dialect, with one ad break ahead.
+struct DemoService: Sendable {
+    static let adCount = 2
+    static let adDuration: Milliseconds = 8000
+    /// How long after the start the ad break begins.
+    static let lead: Milliseconds = 6000
+
+    var server: HTTPServer
+    var mediaURL: String
+    /// The ad break on program date time, which the simulated player plays through.
+    var pod: Pod
+    var receivedBeacons: @Sendable () -> [SimulatedAdService.ReceivedBeacon]
+    var stop: @Sendable () async -> Void
+
+    static func start(_ dialect: Dialect) async throws -> DemoService {
+        switch dialect {
+        case .harmonic:
+            let service = try await SimulatedAdService.start(lead: lead, adCount: adCount, adDuration: adDuration)
+            return DemoService(
+                server: service.server, mediaURL: service.mediaURL, pod: service.pod, receivedBeacons: service.receivedBeacons, stop: service.stop)
+        case .mediatailor:
+            let start = WallClock.now()
+            let avail = SimulatedMediaTailorService.Avail(id: "demo-break-1", start: lead, adCount: adCount, adDuration: adDuration)
+            let service = try await SimulatedMediaTailorService.start(avails: [avail], programDateTimeStart: start)
+            return DemoService(
+                server: service.server, mediaURL: service.sessionInitURL,
+                pod: Pod(id: avail.id, startTime: start + avail.start, duration: avail.duration, ads: []),
+                receivedBeacons: service.receivedBeacons, stop: service.stop)
+        }
+    }
+}
+
+extension Dialect: ExpressibleByArgument {}
