@@ -8,4 +8,15 @@ import Testing
         #expect(result.stdout.contains("simulated ad-insertion service on http://127.0.0.1:"), "\(result.stdout)")
         #expect(result.stdout.contains("summary:"), "\(result.stdout)")
     }
+
+    /// The MediaTailor demo plays its whole ad break: the ad-break events and every ad's beacons reach the sink.
+    @Test func mediaTailorDemoPlaysTheAdBreak() async throws {
+        let result = try await runBeaconctl(["demo", "--dialect", "mediatailor"], timeout: .seconds(90))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("simulated MediaTailor service on http://127.0.0.1:"), "\(result.stdout)")
+        for event in ["breakStart", "breakEnd", "impression", "complete"] {
+            #expect(result.stdout.contains("\(event) "), "\(result.stdout)")
+        }
+        #expect(result.stdout.contains("summary: 18 tracking events done, 0 failed; 18 beacons sent, 18 received by the sink"), "\(result.stdout)")
+    }
 }
