@@ -58,7 +58,8 @@ import Testing
             #expect(object["apiLevel"] as? Int == 1)
             #expect(object["state"] as? String == "playing")
             let session = try #require(object["session"] as? [String: Any])
-            #expect(Set(session.keys) == ["mediaUrl", "manifestUrl", "trackingUrl", "sessionId"])
+            #expect(Set(session.keys) == ["mediaUrl", "manifestUrl", "trackingUrl", "sessionId", "dialect"])
+            #expect(session["dialect"] as? String == "harmonic")
             let counters = try #require(object["counters"] as? [String: Any])
             #expect(
                 Set(counters.keys) == [

@@ -11,6 +11,7 @@ public enum StatusView {
         }
         if let session = report.session {
             lines.append(field("session id", session.sessionId ?? "-"))
+            lines.append(field("dialect", session.dialect?.rawValue ?? "auto, not decided yet"))
             lines.append(field("media URL", session.mediaUrl))
             lines.append(field("manifest URL", session.manifestUrl))
             lines.append(field("tracking URL", session.trackingUrl))
