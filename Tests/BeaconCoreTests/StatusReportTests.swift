@@ -54,7 +54,7 @@ import Testing
         #expect(json["initFailures"] as? Int == 0)
         #expect((json["playhead"] as? NSNumber)?.int64Value == Fixture.t0 + 1000)
         let session = try #require(json["session"] as? [String: Any])
-        #expect(Set(session.keys) == ["mediaUrl", "manifestUrl", "trackingUrl", "sessionId"])
+        #expect(Set(session.keys) == ["mediaUrl", "manifestUrl", "trackingUrl", "sessionId", "dialect"])
         #expect(session["sessionId"] as? String == "abc")
         let range = try #require(json["dataRange"] as? [String: Any])
         #expect((range["start"] as? NSNumber)?.int64Value == Fixture.t0 - 60_000)
