@@ -169,4 +169,17 @@ import Testing
             }
         }
     }
+
+    /// One refresh follows at most 20 pages; the next refresh goes on from the last token.
+    @Test func oneRefreshFollowsAtMostTwentyPages() async throws {
+        let many = (0..<25).map { Service.Avail(id: "n\($0)", start: Milliseconds($0) * 20_000 + 10_000) }
+        try await withService(many) { service in
+            try await withDaemon(["--media-url", service.sessionInitURL, "--metadata-interval", "600"]) { daemon in
+                _ = try await Self.waitForAllAvails(daemon, count: 20)
+                try await Task.sleep(for: .seconds(1))
+                #expect(try await daemon.status().adBreaks.count == 20)
+                #expect(service.trackingQueries() == [""] + (1..<20).map { "nextToken=page-\($0)" })
+            }
+        }
+    }
 }
