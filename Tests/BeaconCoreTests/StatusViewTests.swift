@@ -106,4 +106,12 @@ import Testing
         report.counters.logLinesDropped = 1234
         #expect(StatusView.render(report).split(separator: "\n").contains("log           1234 lines dropped: stderr did not take them in time"))
     }
+
+    @Test func showsTheSessionsDialect() {
+        var report = StatusViewTests.report(state: "playing")
+        report.session = SessionEndpoints(mediaUrl: "http://m/v1/session/a/b/i.m3u8", manifestUrl: "http://m/m", trackingUrl: "http://m/t", sessionId: "s")
+        #expect(StatusView.render(report).split(separator: "\n").contains("dialect       auto, not decided yet"))
+        report.session?.dialect = .mediatailor
+        #expect(StatusView.render(report).split(separator: "\n").contains("dialect       mediatailor"))
+    }
 }
