@@ -104,10 +104,6 @@ import Testing
         let offset: Milliseconds = 1_692_807_940_914 - 30_000
         #expect(merged.metadata.programDateTimeOffset == offset)
         #expect(merged.metadata.dataRange == DataRange(start: 10_000, end: 55_000))
-        let placed = try #require(merged.metadata.onProgramDateTime())
-        #expect(placed.timeline == .programDateTime)
-        #expect(placed.pods.map(\.startTime) == [10_000, 30_000, 50_000].map { $0 + 1_692_807_940_914 - 30_000 })
-        #expect(first.metadata.onProgramDateTime() == nil)
     }
 
     @Test func dialectFromTheDocumentsShape() {

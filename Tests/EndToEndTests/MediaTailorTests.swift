@@ -52,8 +52,9 @@ import Testing
         try await withService { service in
             try await withDaemon(Self.arguments(service)) { daemon in
                 let report = try await Self.waitForAllAvails(daemon)
-                // Placed on program date time by the avails' availProgramDateTime.
-                #expect(report.adBreaks.map(\.startTime) == Self.avails.map { Ads.t0 + $0.start })
+                // On media time, program date time given by the avails' availProgramDateTime.
+                #expect(report.adBreaks.map(\.startTime) == Self.avails.map(\.start))
+                #expect(report.timeline == .mediaTime)
                 #expect(report.adBreaks[0].ads.map(\.id) == [MediaTailorDocument.adBreakTrackingAdID, "m1-ad1"])
                 #expect(report.session?.sessionId == "sim-1")
                 let queries = service.trackingQueries()

@@ -530,7 +530,8 @@ public actor BeaconDaemon: Service {
     /// A MediaTailor refresh: the page that came, then each `nextToken` followed (the tracking URL
     /// with `nextToken=<token>`) until a page brings no avail not seen, no token, the same token, or
     /// ``maxMediaTailorPages``; the pages merged into one document. The next refresh starts from the
-    /// last token. A document placed on program date time (`*ProgramDateTime`) is applied there.
+    /// last token. The document stays on media time; its program-date-time offset, remembered from
+    /// the first page that gave one, maps program-date-time ticks onto it.
     private func refreshMediaTailor(firstPage: HTTPClientResponse, trackingURL: String, generation sessionGeneration: Int) async -> Milliseconds {
         var pages: [MediaTailorDocument] = []
         var bytes = 0
@@ -573,7 +574,7 @@ public actor BeaconDaemon: Service {
             notify(.metadataUnchanged(bytes: bytes))
             return metadataSucceeded()
         }
-        return applyMetadata(document.onProgramDateTime() ?? document, bytes: bytes)
+        return applyMetadata(document, bytes: bytes)
     }
 
     /// A refresh brought a document (new or unchanged): back to the normal interval.
