@@ -183,4 +183,39 @@ import Testing
             }
         }
     }
+
+    /// A VOD: no program date time, position ticks; pre-, mid- and post-roll with their ad-break
+    /// events; a seek over the mid-roll fires nothing of it; a pause inside the post-roll is reported.
+    @Test func vodWithPositionTicks() async throws {
+        let vod = [
+            Service.Avail(id: "pre", start: 0), Service.Avail(id: "mid", start: 60_000, adCount: 2), Service.Avail(id: "post", start: 120_000),
+        ]
+        var behavior = Service.Behavior()
+        behavior.programDateTimes = false
+        try await withService(vod, behavior: behavior) { service in
+            try await withDaemon(Self.arguments(service)) { daemon in
+                let report = try await Self.waitForAllAvails(daemon, count: 3)
+                #expect(report.timeline == .mediaTime)
+                var feed = TickFeed(from: 0, positions: true)
+                feed.play(to: 20_000)
+                feed.line("seek-start")
+                feed.jump(to: 90_000)
+                feed.line("seek-end")
+                feed.play(to: 124_000)
+                feed.line("pause")
+                feed.wait(3_000)
+                feed.line("play")
+                feed.play(to: 130_000)
+                daemon.send(feed.lines)
+                try await eventually(timeout: .seconds(30), "the pre- and post-roll beacons") { Self.everyBeacon(service, [vod[0], vod[2]]) }
+                let done = try await daemon.waitForStatus("every tick handled") { $0.counters.ticks == feed.tickCount }
+                // The pre-, mid- and post-roll lie before the position: 8 + 16 + 8 s.
+                let content: Milliseconds = 130_000 - 32_000
+                #expect(done.contentPosition == content)
+                #expect(service.receivedBeacons().filter { $0.path.hasPrefix("/beacon/mid") }.isEmpty, "\(service.receivedBeacons().map(\.path))")
+                #expect(service.count("post-ad1", .pause) == 1 && service.count("post-ad1", .resume) == 1)
+                #expect(service.count("pre-ad1", .pause) == 0)
+            }
+        }
+    }
 }
