@@ -67,14 +67,14 @@ struct DemoCommand: AsyncParsableCommand {
                     out("  manifest      \(endpoints.manifestUrl)")
                     out("  tracking      \(endpoints.trackingUrl)")
                     out("")
-                    out("   time  event            ad           ad break       result")
+                    out("   time  event            ad                 ad break       result")
                 case .sessionFailed(_, let reason):
                     out("session failed: \(reason)")
                 case .beaconsDelivered(let firing, let results, let state):
                     tally.withLock { $0[state, default: 0] += 1 }
                     let outcome = results.map(Self.describe).joined(separator: ", ")
                     let elapsed = UTCTime.formatSpan(WallClock.now() - startedAt)
-                    out("  \(Self.pad(elapsed, 6)) \(Self.pad(firing.event.rawValue, 16)) \(Self.pad(firing.adID, 12)) \(Self.pad(firing.podID, 14)) \(outcome)")
+                    out("  \(Self.pad(elapsed, 6)) \(Self.pad(firing.event.rawValue, 16)) \(Self.pad(firing.adID, 18)) \(Self.pad(firing.podID, 14)) \(outcome)")
                 default:
                     break
                 }
