@@ -61,14 +61,17 @@ final class DaemonProcess: Sendable {
         try StatusReport.decode(jsonLine: try await statusLine())
     }
 
-    /// Waits until the control socket answers `status`.
+    /// Waits until the control socket answers `status`. A daemon starting on a loaded machine may
+    /// take a while to answer its first one: a request timing out is asked again until `timeout`.
     @discardableResult
-    func waitUntilListening(timeout: Duration = .seconds(10)) async throws -> StatusReport {
+    func waitUntilListening(timeout: Duration = .seconds(30)) async throws -> StatusReport {
         try await eventuallyValue(timeout: timeout, "the control socket of \(child.describe)\n\(stderrText.suffix(2000))") {
             try checkRunning()
             do {
                 return try await status()
             } catch ControlSocketClientError.noDaemon {
+                return nil
+            } catch ControlSocketClientError.timedOut {
                 return nil
             }
         }
