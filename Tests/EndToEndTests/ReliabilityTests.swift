@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 /// Nothing lost, nothing doubled: the real binary against a beacon sink that fails in the ways ad
-/// servers and networks do, and across kills and restarts. Each test counts what reached the sink.
+/// servers and networks do, and across kills and restarts. Each test counts what reached the sink,
+/// for a Harmonic session and for a MediaTailor one serving the same ads.
 @Suite struct ReliabilityTests {
     let podStart = Ads.t0 + 2_000
     static let adDuration: Milliseconds = 8_000
@@ -20,7 +21,8 @@ import Testing
         return Pod(id: id, startTime: podStart, duration: Milliseconds(count) * Self.adDuration, ads: ads)
     }
 
-    func mediaURL(_ service: AdService) -> String { "\(service.baseURL)/live/master.m3u8?sessid=rel" }
+    /// A Harmonic session's media URL, for the scenarios that run against that dialect only.
+    func mediaURL(_ service: AdService) -> String { ServedDialect.harmonic.mediaURL(service) }
 
     /// Expects every playback event of every ad of `pod` to have reached the sink exactly `times` times.
     func expectEachBeacon(
@@ -33,13 +35,14 @@ import Testing
         }
     }
 
-    @Test func anOutageOfAMinuteLosesNothingDoublesNothingAndDeliversOldestFirst() async throws {
+    @Test(arguments: ServedDialect.allCases)
+    func anOutageOfAMinuteLosesNothingDoublesNothingAndDeliversOldestFirst(_ dialect: ServedDialect) async throws {
         try await withBeaconSink { sink in
             try await withAdService { service in
                 let pod = pod("o", ads: 3, on: sink)
-                service.serve(Ads.document([pod]))
+                try dialect.serve([pod], on: service)
                 await sink.down()
-                try await withDaemon(["--media-url", mediaURL(service), "--stdin"]) { daemon in
+                try await withDaemon(["--media-url", dialect.mediaURL(service), "--stdin"]) { daemon in
                     try await daemon.waitUntilListening()
                     // Each ad is played a second apart, so their beacons fall due in order.
                     var feed = TickFeed(from: Ads.t0)
@@ -60,6 +63,7 @@ import Testing
                     expectEachBeacon(of: pod, on: sink)
                     #expect(sink.received.count == 18, "\(sink.summary)")
                     #expect(report.counters.beaconsSent == 18)
+                    #expect(report.session?.dialect == dialect.dialect)
                     #expect(report.counters.beaconsFailed == 0)
                     // Oldest first: the ads fell due a second apart, so each ad's beacons arrive, on average,
                     // after the previous ad's. Within an ad they may swap: a recovering host takes 2, 4, 8...
@@ -77,7 +81,8 @@ import Testing
         }
     }
 
-    @Test func a503IsRetriedWithBackoffUntilItGoesThroughAndA404IsNotRetried() async throws {
+    @Test(arguments: ServedDialect.allCases)
+    func a503IsRetriedWithBackoffUntilItGoesThroughAndA404IsNotRetried(_ dialect: ServedDialect) async throws {
         try await withBeaconSink { sink in
             sink.answer { uri, count in
                 if uri.contains("cn=midpoint") { return .status(404) }
@@ -86,8 +91,8 @@ import Testing
             }
             try await withAdService { service in
                 let pod = pod("r", ads: 1, on: sink)
-                service.serve(Ads.document([pod]))
-                try await withDaemon(["--media-url", mediaURL(service), "--stdin"]) { daemon in
+                try dialect.serve([pod], on: service)
+                try await withDaemon(["--media-url", dialect.mediaURL(service), "--stdin", "--metrics-address", "127.0.0.1:0"]) { daemon in
                     try await daemon.waitUntilListening()
                     var feed = TickFeed(from: Ads.t0)
                     feed.play(to: podStart + Self.adDuration + 500)
@@ -98,6 +103,7 @@ import Testing
                     let start = try #require(report.deliveries.first { $0.event == .start })
                     #expect(start.attempts == 3)
                     #expect(start.lastStatus == 204)
+                    #expect(report.session?.dialect == dialect.dialect)
                     #expect(sink.count(ad: "r-a1", .start) == 3)
                     #expect(report.counters.beaconsRetried >= 2)
                     let starts = sink.received.filter { $0.uri.contains("cn=start") }.map(\.at)
@@ -112,6 +118,13 @@ import Testing
                     try await Task.sleep(for: .seconds(3))
                     #expect(sink.count(ad: "r-a1", .midpoint) == 1, "a 404 is never retried")
                     expectEachBeacon(of: pod, on: sink, except: ["r-a1/start", "r-a1/midpoint"])
+
+                    let (_, metrics) = try await MetricsTests.scrape(port: try await MetricsTests.metricsPort(of: daemon))
+                    let beacons = "beaconctl_beacons_total"
+                    #expect(metrics.value(beacons, ["event": "start", "result": "sent"]) == 1, "\(metrics.describe(beacons))")
+                    #expect(metrics.value(beacons, ["event": "midpoint", "result": "failed"]) == 1, "\(metrics.describe(beacons))")
+                    #expect(metrics.sum(beacons, matching: ["result": "sent"]) == 5, "\(metrics.describe(beacons))")
+                    #expect(metrics.sum("beaconctl_beacon_retries_total") >= 2, "\(metrics.describe("beaconctl_beacon_retries_total"))")
                     try await finish(daemon)
                 }
             }

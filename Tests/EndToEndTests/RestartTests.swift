@@ -3,23 +3,27 @@ import BeaconSimulator
 import Foundation
 import Testing
 
-/// Restarts, kills and an unwritable state directory: the journal keeps every beacon once.
+/// Restarts, kills and an unwritable state directory: the journal keeps every beacon once, for a
+/// Harmonic session and for a MediaTailor one.
 @Suite struct RestartTests {
     let reliability = ReliabilityTests()
     var podStart: Milliseconds { reliability.podStart }
     var adDuration: Milliseconds { ReliabilityTests.adDuration }
 
     /// A sink that holds the first midpoint request (answered only after 30 s, so it is in flight
-    /// meanwhile) and an ad service with one ad `<id>-a1` signaling it; `body` gets the daemon's arguments.
-    func withAHeldMidpoint<R>(_ id: String, _ body: (BeaconSink, Pod, [String]) async throws -> R) async throws -> R {
+    /// meanwhile) and an ad service speaking `dialect` with one ad `<id>-a1` signaling it; `body`
+    /// gets the daemon's arguments.
+    func withAHeldMidpoint<R>(
+        _ id: String, _ dialect: ServedDialect = .harmonic, _ body: (BeaconSink, Pod, [String]) async throws -> R
+    ) async throws -> R {
         try await withBeaconSink { sink in
             sink.answer { uri, count in
                 uri.contains("cn=midpoint") && count == 1 ? await .delayed(.seconds(30), .status(204)) : .status(204)
             }
             return try await withAdService { service in
                 let pod = reliability.pod(id, ads: 1, on: sink)
-                service.serve(Ads.document([pod]))
-                return try await body(sink, pod, ["--media-url", reliability.mediaURL(service), "--stdin"])
+                try dialect.serve([pod], on: service)
+                return try await body(sink, pod, ["--media-url", dialect.mediaURL(service), "--stdin"])
             }
         }
     }
@@ -36,10 +40,11 @@ import Testing
         try await eventually("the midpoint request at the sink") { sink.count(ad: ad, .midpoint) == 1 }
     }
 
-    @Test func afterKillNineTheResumedSessionSendsOnlyWhatWasInFlightTwice() async throws {
+    @Test(arguments: ServedDialect.allCases)
+    func afterKillNineTheResumedSessionSendsOnlyWhatWasInFlightTwice(_ dialect: ServedDialect) async throws {
         let state = try TemporaryDirectory()
         let environment = ["STATE_DIRECTORY": state.path]
-        try await withAHeldMidpoint("k") { sink, pod, arguments in
+        try await withAHeldMidpoint("k", dialect) { sink, pod, arguments in
             var feed = TickFeed(from: Ads.t0)
             try await withDaemon(arguments, environment: environment) { daemon in
                 try await playUntilTheMidpointIsInFlight(daemon, sink, ad: "k-a1", feed: &feed)
@@ -47,7 +52,7 @@ import Testing
                 _ = try await daemon.waitForExit()
             }
             try await withDaemon(arguments, environment: environment) { daemon in
-                try await daemon.waitForStatus("the session resumed") { $0.session?.sessionId == "rel" }
+                try await daemon.waitForStatus("the session resumed") { $0.session?.sessionId == ServedDialect.sessionID }
                 feed.play(to: podStart + adDuration + 500)
                 daemon.send(feed.takeLines())
                 let report = try await daemon.waitForStatus("every event done") { report in
@@ -62,7 +67,8 @@ import Testing
         }
     }
 
-    @Test func sigtermLetsASlowBeaconFinishAndLeavesAPendingOneToTheNextStart() async throws {
+    @Test(arguments: ServedDialect.allCases)
+    func sigtermLetsASlowBeaconFinishAndLeavesAPendingOneToTheNextStart(_ dialect: ServedDialect) async throws {
         let state = try TemporaryDirectory()
         let environment = ["STATE_DIRECTORY": state.path]
         try await withBeaconSink { sink in
@@ -74,8 +80,8 @@ import Testing
             }
             try await withAdService { service in
                 let pod = reliability.pod("t", ads: 1, on: sink)
-                service.serve(Ads.document([pod]))
-                try await withDaemon(["--media-url", reliability.mediaURL(service), "--stdin", "--drain-timeout", "5"], environment: environment) {
+                try dialect.serve([pod], on: service)
+                try await withDaemon(["--media-url", dialect.mediaURL(service), "--stdin", "--drain-timeout", "5"], environment: environment) {
                     daemon in
                     try await daemon.waitUntilListening()
                     var feed = TickFeed(from: Ads.t0)
@@ -104,15 +110,16 @@ import Testing
         }
     }
 
-    @Test func anUnwritableStateDirectoryIsReportedBeaconsStillFireAndTheJournalComesBack() async throws {
+    @Test(arguments: ServedDialect.allCases)
+    func anUnwritableStateDirectoryIsReportedBeaconsStillFireAndTheJournalComesBack(_ dialect: ServedDialect) async throws {
         let state = try TemporaryDirectory()
         try Self.setWritable(state.path, false)
         defer { try? Self.setWritable(state.path, true) }
         try await withBeaconSink { sink in
             try await withAdService { service in
                 let pod = reliability.pod("w", ads: 1, on: sink)
-                service.serve(Ads.document([pod]))
-                try await withDaemon(["--media-url", reliability.mediaURL(service), "--stdin"], environment: ["STATE_DIRECTORY": state.path]) { daemon in
+                try dialect.serve([pod], on: service)
+                try await withDaemon(["--media-url", dialect.mediaURL(service), "--stdin"], environment: ["STATE_DIRECTORY": state.path]) { daemon in
                     let first = try await daemon.waitUntilListening()
                     #expect(first.journal.state == .unavailable)
                     #expect(first.counters.journalErrors >= 1)

@@ -2,8 +2,8 @@ import BeaconCore
 import BeaconSimulator
 import Synchronization
 
-/// A test ad-insertion service on 127.0.0.1: session init (per test), a metadata answer the test
-/// may change between refreshes (a document, or any fault), and a beacon sink that records every request.
+/// A test ad-insertion service on 127.0.0.1: session init (per test, and MediaTailor's, see
+/// ``ServedDialect``), a metadata answer the test may change between refreshes (a document, or any fault), and a beacon sink that records every request.
 final class AdService: Sendable {
     typealias Request = HTTPServer.Request
     typealias Response = HTTPServer.Response
@@ -63,7 +63,9 @@ final class AdService: Sendable {
                 }
             }
             if let response = await route?(request) { return response }
-            if request.method == "GET", request.path.hasSuffix("/metadata") {
+            if request.method == "POST", request.path == ServedDialect.sessionInitPath { return ServedDialect.sessionInitAnswer }
+            // Harmonic's metadata URL, or MediaTailor's tracking URL.
+            if request.method == "GET", request.path.hasSuffix("/metadata") || request.path.hasPrefix(ServedDialect.trackingPathPrefix) {
                 let answer = storage.state.withLock { $0.metadata }
                 return await answer()
             }
@@ -86,7 +88,8 @@ final class AdService: Sendable {
         serve(body: document.encodedJSON())
     }
 
-    /// Serves `body` as is (a broken document, say) from every `.../metadata` path from now on.
+    /// Serves `body` as is (a broken document, say) from every `.../metadata` path, and MediaTailor's
+    /// tracking path, from now on.
     func serve(body: String) {
         answerMetadata { .json(body) }
     }
