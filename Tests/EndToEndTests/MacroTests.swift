@@ -112,8 +112,10 @@ import Testing
                     try await daemon.waitUntilListening()
                     feed.play(to: podStart + adDuration / 2 + 500)
                     daemon.send(feed.takeLines())
-                    try await daemon.waitForStatus("the midpoint in flight") { report in
-                        report.deliveries.contains { $0.event == .midpoint && $0.state == .inFlight }
+                    // The events before it done too: one still in flight at the kill would be resent as well.
+                    try await daemon.waitForStatus("the events before the midpoint done and the midpoint in flight") { report in
+                        [.impression, .start, .firstQuartile].allSatisfy { report.state(ofAd: "k-a1", $0) == .done }
+                            && report.deliveries.contains { $0.event == .midpoint && $0.state == .inFlight }
                     }
                     try await eventually("the midpoint request at the sink") { Self.requests(sink, ad: "k-a1", .midpoint).count == 1 }
                     daemon.kill()
