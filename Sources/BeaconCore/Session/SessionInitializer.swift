@@ -82,13 +82,7 @@ public struct SessionInitializer: Sendable {
         } catch {
             throw SessionInitError(reason: "MediaTailor POST: \(error.reason)")
         }
-        guard let answer = try? JSONDecoder().decode(InitResponse.self, from: Data(response.body)) else {
-            throw SessionInitError(reason: "MediaTailor POST: HTTP \(response.status) without manifestUrl and trackingUrl")
-        }
-        return try endpoints(
-            media: mediaURL,
-            manifest: SessionEndpoints.resolve(answer.manifestUrl, against: response.finalURL),
-            tracking: SessionEndpoints.resolve(answer.trackingUrl, against: response.finalURL))
+        return try endpoints(answeredBy: response, media: mediaURL, place: "MediaTailor POST: ")
     }
 
     private func initRequest(_ attempt: Attempt, mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
@@ -102,14 +96,19 @@ public struct SessionInitializer: Sendable {
             }
             request = HTTPClientRequest(url: url, maxResponseBytes: maxBodyBytes)
         }
-        let response = try await send(request)
-        guard let body = try? JSONDecoder().decode(InitResponse.self, from: Data(response.body)) else {
-            throw SessionInitError(reason: "HTTP \(response.status) without manifestUrl and trackingUrl")
+        return try endpoints(answeredBy: try await send(request), media: mediaURL)
+    }
+
+    /// The endpoints an init answer names, relative to the URL that answered; `place` prefixes the
+    /// reason of an answer without them.
+    private func endpoints(answeredBy response: HTTPClientResponse, media: String, place: String = "") throws(SessionInitError) -> SessionEndpoints {
+        guard let answer = try? JSONDecoder().decode(InitResponse.self, from: Data(response.body)) else {
+            throw SessionInitError(reason: "\(place)HTTP \(response.status) without manifestUrl and trackingUrl")
         }
         return try endpoints(
-            media: mediaURL,
-            manifest: SessionEndpoints.resolve(body.manifestUrl, against: response.finalURL),
-            tracking: SessionEndpoints.resolve(body.trackingUrl, against: response.finalURL))
+            media: media,
+            manifest: SessionEndpoints.resolve(answer.manifestUrl, against: response.finalURL),
+            tracking: SessionEndpoints.resolve(answer.trackingUrl, against: response.finalURL))
     }
 
     private func plainGet(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
