@@ -78,7 +78,7 @@ import Testing
         var running = queue.start(now: 10).map(\.key)
         #expect(running.count == 6)
         let verdict: RetryPolicy.Verdict =
-            RetryPolicy.retries(status: status) ? .retry(at: 60_000, reason: "HTTP \(status)") : .failed(reason: "HTTP \(status), not retried")
+            HTTPStatus.mayPassLater(status) ? .retry(at: 60_000, reason: "HTTP \(status)") : .failed(reason: "HTTP \(status), not retried")
         _ = queue.finish(running.removeFirst(), verdict: verdict, result: Self.result(status), now: 11)
         var time: Milliseconds = 12
         var widths: [Int] = []

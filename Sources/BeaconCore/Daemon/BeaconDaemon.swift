@@ -473,8 +473,7 @@ public actor BeaconDaemon: Service {
         logs.metadata.debug("metadata received status=\(response.status) bytes=\(response.body.count) url=\(trackingURL)")
         guard sessionGeneration == generation, session != nil else { return configuration.metadataInterval.milliseconds }
         guard response.isSuccess else {
-            // A busy service may say when to come back; only these statuses carry that meaning.
-            let requested = [429, 503].contains(response.status) ? response.retryAfter.flatMap { RetryAfter.delay($0, now: time.wallNow()) } : nil
+            let requested = response.requestedWait(wallNow: time.wallNow())
             let asked = requested.map { " (Retry-After \(UTCTime.formatSpan($0)))" } ?? ""
             return metadataFailed("HTTP \(response.status)\(asked)", requestedWait: requested)
         }

@@ -38,7 +38,7 @@ public struct BeaconSender: Sendable {
         /// Whether this URL counts as reported.
         public var isSuccess: Bool {
             switch outcome {
-            case .answered(let status): (200..<300).contains(status)
+            case .answered(let status): HTTPStatus.isSuccess(status)
             case .notSent: true
             case .failed, .refused: false
             }

@@ -52,7 +52,12 @@ public struct HTTPClientResponse: Sendable, Equatable {
         self.retryAfter = retryAfter
     }
 
-    public var isSuccess: Bool { (200..<300).contains(status) }
+    public var isSuccess: Bool { HTTPStatus.isSuccess(status) }
+
+    /// What the answer asks with `Retry-After`, by the one rule of ``HTTPStatus/requestedWait(status:retryAfter:wallNow:)``.
+    public func requestedWait(wallNow: Milliseconds) -> Milliseconds? {
+        HTTPStatus.requestedWait(status: status, retryAfter: retryAfter, wallNow: wallNow)
+    }
 }
 
 /// Why a request got no HTTP response.

@@ -120,7 +120,7 @@ public final class DaemonMetrics: Sendable {
     /// `not_sent` (quiet).
     static func resultLabel(_ outcome: BeaconSender.Result.Outcome) -> String {
         switch outcome {
-        case .answered(let status): (200..<300).contains(status) ? "sent" : "failed"
+        case .answered(let status): HTTPStatus.isSuccess(status) ? "sent" : "failed"
         case .failed: "failed"
         case .refused: "refused"
         case .notSent: "not_sent"

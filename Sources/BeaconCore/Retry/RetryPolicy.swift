@@ -34,11 +34,11 @@ public struct RetryPolicy: Sendable, Equatable {
         switch result.outcome {
         case .notSent:
             return .delivered
-        case .answered(let status) where (200..<300).contains(status):
+        case .answered(let status) where HTTPStatus.isSuccess(status):
             return .delivered
-        case .answered(let status) where Self.retries(status: status):
+        case .answered(let status) where HTTPStatus.mayPassLater(status):
             reason = "HTTP \(status)"
-            notBefore = result.retryAfter.flatMap { RetryAfter.delay($0, now: wallNow) } ?? 0
+            notBefore = HTTPStatus.requestedWait(status: status, retryAfter: result.retryAfter, wallNow: wallNow) ?? 0
         case .answered(let status):
             return .failed(reason: "HTTP \(status), not retried")
         case .refused(let refusal):
@@ -64,11 +64,6 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Due deliveries that became due before this time are given up without a request.
     func expiryCutoff(now: Milliseconds) -> Milliseconds {
         now - maxAge - Self.lateStart
-    }
-
-    /// Whether an answer with this status is retried: 429 and every 5xx say the server may do better later.
-    static func retries(status: Int) -> Bool {
-        status == 429 || (500..<600).contains(status)
     }
 
     /// Whether a request that got no answer for this reason may succeed later.
