@@ -11,8 +11,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "beaconctl", targets: ["beaconctl"]),
-        .library(name: "BeaconCore", targets: ["BeaconCore"]),
-        .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,12 +33,37 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(name: "CMalloc"),
+        // The domain: the model, the metadata reader, matching, and every decision (delivery,
+        // retries, session phases). No NIO, libcurl, SQLite or logging: it only decides.
         .target(
-            name: "BeaconCore",
+            name: "BeaconDomain",
+            swiftSettings: strictSettings
+        ),
+        // The edges, each behind a small protocol of the domain.
+        .target(
+            name: "BeaconHTTP",
+            dependencies: ["BeaconDomain", "CCurl"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "BeaconStorage",
+            dependencies: ["BeaconDomain", "CSQLite"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "BeaconTerminal",
+            dependencies: ["BeaconDomain"],
+            swiftSettings: strictSettings
+        ),
+        // The running daemon: composes the domain and the edges; sockets, HTTP server, metrics,
+        // systemd, configuration, logging, clocks.
+        .target(
+            name: "BeaconRuntime",
             dependencies: [
-                "CCurl",
+                "BeaconDomain",
+                "BeaconHTTP",
+                "BeaconStorage",
                 "CMalloc",
-                "CSQLite",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -54,15 +77,24 @@ let package = Package(
             // overload resolution in every file and link ICU into the binary (about 45 MB).
             swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
+        // What tests and fuzzing drive the domain with: virtual time, seeded randomness, a
+        // scripted HTTP client, an in-memory journal. Not shipped.
+        .target(
+            name: "BeaconTesting",
+            dependencies: ["BeaconDomain", "BeaconRuntime"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "BeaconSimulator",
-            dependencies: ["BeaconCore"],
+            dependencies: ["BeaconDomain", "BeaconRuntime"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "beaconctl",
             dependencies: [
-                "BeaconCore",
+                "BeaconDomain",
+                "BeaconRuntime",
+                "BeaconTerminal",
                 "BeaconSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -81,7 +113,7 @@ let package = Package(
         // the long runs of `make fuzz`, which build BeaconFuzz with or without libFuzzer.
         .target(
             name: "BeaconFuzzing",
-            dependencies: ["BeaconCore", "BeaconSimulator"],
+            dependencies: ["BeaconDomain", "BeaconTesting", "BeaconSimulator"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -95,14 +127,15 @@ let package = Package(
         .testTarget(
             name: "BeaconCoreTests",
             dependencies: [
-                "BeaconCore", "BeaconSimulator", "BeaconFuzzing",
+                "BeaconDomain", "BeaconHTTP", "BeaconStorage", "BeaconRuntime", "BeaconTerminal", "BeaconTesting",
+                "BeaconSimulator", "BeaconFuzzing",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BeaconCore", "BeaconSimulator"],
+            dependencies: ["BeaconDomain", "BeaconHTTP", "BeaconStorage", "BeaconRuntime", "BeaconTerminal", "BeaconSimulator"],
             swiftSettings: strictSettings
         ),
     ]

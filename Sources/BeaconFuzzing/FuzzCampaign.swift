@@ -1,3 +1,4 @@
+import BeaconTesting
 /// A seeded, mutation-based property run: the test suite runs one for a bounded budget, and
 /// `make fuzz` runs one for as long as asked where libFuzzer is not available.
 ///

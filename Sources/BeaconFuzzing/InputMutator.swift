@@ -1,3 +1,4 @@
+import BeaconTesting
 /// Mutates inputs as a fuzzer does, without coverage feedback: byte and bit changes, inserted,
 /// deleted and duplicated ranges, splices with another input, dictionary tokens (numbers at the
 /// edges, keywords), and the shapes that break parsers: deep nesting, huge runs, invalid UTF-8,

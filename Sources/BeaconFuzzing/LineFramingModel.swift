@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconTesting
+import BeaconRuntime
 
 /// The line protocol's framing rules restated as plainly as possible, without streaming, to
 /// check ``LineFramer`` against: split at `\n`, drop one `\r` before it, drop empty lines,

@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconTesting
+import BeaconRuntime
 import BeaconSimulator
 
 /// The `lines` target: bytes from stdin or the control socket.

@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconTesting
+import BeaconRuntime
 
 /// The `metadata` target: a metadata response body.
 ///

@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconTesting
+import BeaconRuntime
 
 /// A tracking session fed by a fuzz target, checking after every step what any session must
 /// guarantee whatever it is fed: a playback event fires at most once, a user event only while

@@ -1,4 +1,5 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
 import Synchronization
 
 #if canImport(FoundationEssentials)

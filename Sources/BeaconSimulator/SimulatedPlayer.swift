@@ -1,4 +1,5 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
 
 /// A player at the live edge: a playhead tick every 250 ms at 1x, with a pause and a mute
 /// two seconds into the pod's first ad, then a resume.

@@ -1,4 +1,5 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
 import Synchronization
 
 /// Answers that simulate slow or silent servers, for the demo's ad service and tests.

@@ -3,7 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
 import Synchronization
 
 /// The receiving end of systemd's notification socket, for tests: datagrams sent to

@@ -1,4 +1,5 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
 
 /// Ads shaped like a typical linear video ad: an impression spanning the ad, zero-duration
 /// `start`, quartiles and `complete`, and user-action events at its start. The demo's service

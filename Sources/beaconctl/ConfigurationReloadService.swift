@@ -1,4 +1,8 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
+import BeaconHTTP
+import BeaconStorage
 import Logging
 import ServiceLifecycle
 import UnixSignals

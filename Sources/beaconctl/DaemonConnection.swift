@@ -1,5 +1,9 @@
 import ArgumentParser
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
+import BeaconHTTP
+import BeaconStorage
 import Synchronization
 
 /// Lines to the running daemon over its control socket, with the errors a person can act on.

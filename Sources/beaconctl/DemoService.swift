@@ -1,5 +1,9 @@
 import ArgumentParser
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
+import BeaconHTTP
+import BeaconStorage
 import BeaconSimulator
 
 /// The demo's simulated ad-insertion service, of either dialect, with one ad break ahead.

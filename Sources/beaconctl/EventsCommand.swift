@@ -1,5 +1,9 @@
 import ArgumentParser
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
+import BeaconHTTP
+import BeaconStorage
 
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

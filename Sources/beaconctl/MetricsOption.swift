@@ -1,5 +1,9 @@
 import ArgumentParser
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
+import BeaconHTTP
+import BeaconStorage
 import Logging
 
 /// The demo's `--metrics-address` option (`run` takes it among its settings), and serving metrics

@@ -1,5 +1,9 @@
 import ArgumentParser
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
+import BeaconHTTP
+import BeaconStorage
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -120,7 +124,7 @@ struct RunCommand: AsyncParsableCommand {
             configuration: configuration, client: client, metadataClient: metadataClient,
             journal: { () throws(JournalError) in
                 do throws(StateDirectoryLockError) { try lock.acquire() } catch { throw JournalError(reason: error.description) }
-                return try SQLiteBeaconJournal(directory: stateDirectory, beaconMaxAge: maxAge)
+                return try SQLiteBeaconJournal(directory: stateDirectory, time: .system, beaconMaxAge: maxAge)
             },
             logger: logger, announce: StandardOutput.writeLine,
             notify: { notification in

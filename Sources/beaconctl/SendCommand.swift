@@ -1,5 +1,9 @@
 import ArgumentParser
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
+import BeaconHTTP
+import BeaconStorage
 
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

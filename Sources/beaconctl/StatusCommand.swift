@@ -1,5 +1,9 @@
 import ArgumentParser
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
+import BeaconHTTP
+import BeaconStorage
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

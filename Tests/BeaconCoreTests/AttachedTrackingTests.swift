@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// Companion-ad, icon and verification tracking: kept on its ad, listed in status, never fired
 /// from time; an ad's verificationNotExecuted goes once with its impression, `[REASON]` = 2.
@@ -38,7 +43,7 @@ import Testing
         let context = MacroContext(
             verification, in: player.session.schedule, timeline: .programDateTime, dataRange: nil, playhead: nil, occurredAt: t0,
             contentPosition: nil)
-        var random = SeededRandom(seed: 1)
+        var random = SeededGenerator(seed: 1)
         let sent = verification.signalingUrls.map {
             MacroExpansion.expand($0, context: context, settings: MacroSettings(deviceUserAgent: "beaconctl"), using: &random)
         }

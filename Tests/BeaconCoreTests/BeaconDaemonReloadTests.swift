@@ -1,6 +1,11 @@
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// `apply(_:)`: the settings a reload changes hold from their next use on, with nothing restarted.
 extension BeaconDaemonTests {

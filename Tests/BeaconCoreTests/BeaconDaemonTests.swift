@@ -1,6 +1,11 @@
 import Logging
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// Beacon delivery through the daemon's public surface, on a scripted HTTP client and an
 /// in-memory journal. Real time, but short: retries back off 0-50 ms.

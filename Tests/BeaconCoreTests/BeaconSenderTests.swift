@@ -1,4 +1,9 @@
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 import Testing
 
 /// The sender over a client that only knows single requests: the protocol's own batch runs them.

@@ -1,6 +1,11 @@
 import Synchronization
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// Every schedule of the daemon is on the monotonic clock: a step of the wall clock, either way,
 /// while a beacon waits for its retry changes no retry time and gives nothing up early. The

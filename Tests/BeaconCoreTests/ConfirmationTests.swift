@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// An event fires on the playhead alone only while its start lies inside its ad as last described
 /// (`ad start <= event start <= ad start + duration + 500 ms`, for a positive duration). Beyond, it

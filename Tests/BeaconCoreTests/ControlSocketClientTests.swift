@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct ControlSocketClientTests {
     @Test func sendsOneLineAndReturnsTheReply() async throws {

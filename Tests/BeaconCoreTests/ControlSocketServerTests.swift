@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct ControlSocketServerTests {
     /// Replies `echo <text>` to text lines, `unreadable: <why>` otherwise, nothing to `quiet`.

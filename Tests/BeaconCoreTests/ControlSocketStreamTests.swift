@@ -1,6 +1,11 @@
 import Synchronization
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// Lines answered with a stream: `events follow` on the control socket.
 @Suite struct ControlSocketStreamTests {

@@ -1,5 +1,10 @@
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct DeliveryQueueTests {
     static let reference = EventReference(podID: "p", adIndex: 0, eventIndex: 0)
@@ -518,7 +523,7 @@ import Testing
     /// the limits hold, and every due delivery waits exactly once.
     @Test(arguments: UInt64(1)...12)
     func bookkeepingHoldsThroughLongRandomSequences(seed: UInt64) {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let hosts = ["http://a.example", "http://b.example", "https://a.example", "http://c.example:8080"]
         var queue = DeliveryQueue(perHostLimit: 2, totalLimit: 5)
         var now: Milliseconds = 1000

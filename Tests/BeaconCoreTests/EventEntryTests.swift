@@ -1,5 +1,10 @@
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// How an entry is shown: JSON for tools, one line for people.
 @Suite struct EventEntryTests {

@@ -1,5 +1,10 @@
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// A tracking event is its ad break, ad, type and start time: repeated entries are one event, a
 /// refresh replaces the URLs of an event not fired, and never those of one that fired.

@@ -1,6 +1,11 @@
 import Synchronization
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// Recording the daemon's notifications and streaming them to followers.
 @Suite struct EventJournalTests {

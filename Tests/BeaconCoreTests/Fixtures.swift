@@ -1,7 +1,12 @@
 import BeaconSimulator
 import Foundation
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// Small builders shared by the test files: ads with the standard events, documents, a scripted player.
 enum Fixture {

@@ -1,4 +1,9 @@
-import BeaconCore
+import BeaconDomain
+import BeaconHTTP
+import BeaconStorage
+import BeaconRuntime
+import BeaconTerminal
+import BeaconTesting
 import Testing
 
 /// The server's own rules: bounded bodies, a clear error when the address is taken.

@@ -1,5 +1,10 @@
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// `beaconctl status` and `watch` show what the metadata holds back: a withdrawn ad, events
 /// waiting for their ad to be confirmed over them, events never confirmed, and the URLs of a fired

@@ -1,6 +1,11 @@
 import Synchronization
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct JournalAccessTests {
     let now: Milliseconds = 1_700_000_000_000

@@ -1,6 +1,11 @@
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// The journal's times across restarts, clock steps and reboots: instants of the monotonic clock
 /// resume exactly within one boot, whatever the wall clock did; after a reboot they are estimated

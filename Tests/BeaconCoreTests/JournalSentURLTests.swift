@@ -1,6 +1,11 @@
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// The URL as sent is journaled with its delivery (schema 3): a resend after a restart is the same
 /// request; a journal of version 2 opens and its deliveries send the URL of their key, as before.

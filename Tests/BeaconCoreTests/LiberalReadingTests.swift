@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// Read liberally, reject only what cannot be used: the shapes real clients accept are read, by
 /// the fast reader and by JSONDecoder alike.

@@ -1,6 +1,11 @@
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct LineFramerTests {
     /// Feeds `input` in chunks of the given sizes (cycled), then finishes.

@@ -3,7 +3,12 @@ import Glibc
 import Synchronization
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct LogOutputTests {
     /// What the writer was given: each write's bytes, whole.

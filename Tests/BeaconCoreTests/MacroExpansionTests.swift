@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// IAB VAST macros in signaling URLs: each filled as specified, percent-encoded, `-1` for one the
 /// daemon does not support, `-2` for one unknown for the beacon, anything else left as it is.
@@ -16,13 +21,13 @@ import Testing
     func expand(
         _ query: String, _ context: MacroContext = context, _ settings: MacroSettings = settings, seed: UInt64 = 7
     ) -> String {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         return MacroExpansion.expand(Self.base + query, context: context, settings: settings, using: &random)
     }
 
     /// The 8 digits a generator of `seed` draws first.
     func cacheBuster(seed: UInt64 = 7) -> String {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         return String(UInt32.random(in: 10_000_000...99_999_999, using: &random))
     }
 
@@ -94,10 +99,10 @@ import Testing
             Self.base + "&a=%5Bx%5D&b=[CACHE BUSTING]",
         ]
         for url in urls {
-            var random = SeededRandom(seed: 1)
+            var random = SeededGenerator(seed: 1)
             #expect(MacroExpansion.expand(url, context: Self.context, settings: Self.settings, using: &random) == url)
         }
-        var random = SeededRandom(seed: 1)
+        var random = SeededGenerator(seed: 1)
         #expect(
             MacroExpansion.expand("http://[::1]:4647/b?t=[ADCOUNT]", context: Self.context, settings: Self.settings, using: &random)
                 == "http://[::1]:4647/b?t=3")
@@ -107,11 +112,11 @@ import Testing
     /// copied, and the generator is not drawn from.
     @Test func aURLWithoutMacroIsReturnedInItsOwnBufferAndDrawsNoRandomNumber() {
         let url = Self.base + "&cn=firstQuartile&x=%2F%5C%5D"
-        var random = SeededRandom(seed: 3)
+        var random = SeededGenerator(seed: 3)
         let expanded = MacroExpansion.expand(url, context: Self.context, settings: Self.settings, using: &random)
         #expect(expanded == url)
         #expect(Self.storage(of: expanded) == Self.storage(of: url), "the same buffer, no copy")
-        var untouched = SeededRandom(seed: 3)
+        var untouched = SeededGenerator(seed: 3)
         #expect(random.next() == untouched.next(), "no random number drawn")
         // Figures for the record: a URL without macros against one with three.
         let rounds = 200_000

@@ -1,6 +1,11 @@
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// `ifa`, `ifa-type` and `limit-ad-tracking`: settings like the others (flag, environment, file),
 /// validated, listed by `config check`, handed to the macros with the `User-Agent` beaconctl sends.

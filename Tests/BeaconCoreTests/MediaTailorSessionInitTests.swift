@@ -1,6 +1,11 @@
 import Synchronization
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// MediaTailor's session init: one JSON POST, relative URLs resolved against the URL that answered.
 @Suite struct MediaTailorSessionInitTests {

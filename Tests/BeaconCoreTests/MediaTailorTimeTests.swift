@@ -1,5 +1,10 @@
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// MediaTailor's times: numbers of seconds, ISO 8601 durations, program date times.
 @Suite struct MediaTailorTimeTests {

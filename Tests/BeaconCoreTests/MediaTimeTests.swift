@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// Media-time timelines: the `position` tick forms, how a document's timeline is read and
 /// validated, ticks refused or mapped across timelines, the firing rules on media time, the
@@ -126,11 +131,11 @@ import Testing
         #expect(
             TickPlacement.place(Self.dateTick, on: .mediaTime, offset: nil)
                 == .failure(
-                    LineError(
+                    TickRefusal(
                         "a program date time tick on a media-time session (the metadata gives no program date time): send 'position <seconds>'")))
         #expect(
             TickPlacement.place(Self.positionTick, on: .programDateTime, offset: nil)
-                == .failure(LineError("a position tick on a program-date-time session: send 'playhead <epoch ms>'")))
+                == .failure(TickRefusal("a position tick on a program-date-time session: send 'playhead <epoch ms>'")))
     }
 
     @Test func anOffsetMapsEitherFormOntoTheSessionsTimeline() {
@@ -141,7 +146,7 @@ import Testing
         let onDates = TickPlacement.place(Self.positionTick, on: .programDateTime, offset: offset)
         #expect(onDates == .success(PlayheadTick(playhead: 1_675_135_534_076, timeline: .programDateTime)))
         let before = TickPlacement.place(PlayheadTick(playhead: offset - 1), on: .mediaTime, offset: offset)
-        #expect(before == .failure(LineError("the tick maps before the start of the stream")))
+        #expect(before == .failure(TickRefusal("the tick maps before the start of the stream")))
     }
 
     @Test func theFirstDocumentSetsTheSessionsTimelineAndOneOnTheOtherChangesNothing() {

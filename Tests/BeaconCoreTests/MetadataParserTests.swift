@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// The fast reader of the metadata's shape against JSONDecoder, the authority: what it reads,
 /// it reads to JSONDecoder's document; what it is not sure of, it leaves to JSONDecoder.

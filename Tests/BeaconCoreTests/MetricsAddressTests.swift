@@ -1,4 +1,9 @@
-import BeaconCore
+import BeaconDomain
+import BeaconHTTP
+import BeaconStorage
+import BeaconRuntime
+import BeaconTerminal
+import BeaconTesting
 import Testing
 
 @Suite struct MetricsAddressTests {

@@ -1,7 +1,12 @@
 import BeaconSimulator
 import Foundation
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct NotifySocketTests {
     /// The whole of a /proc file, which claims size 0 and is read until the end.

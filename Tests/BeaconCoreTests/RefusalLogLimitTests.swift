@@ -1,6 +1,11 @@
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct RefusalLogLimitTests {
     let client = InputClient.controlConnection(1)

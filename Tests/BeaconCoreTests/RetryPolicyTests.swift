@@ -1,5 +1,10 @@
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct RetryPolicyTests {
     let policy = RetryPolicy(backoff: Backoff(base: 1000, cap: 60_000), maxAge: 15 * 60_000)
@@ -18,7 +23,7 @@ import Testing
         _ outcome: BeaconSender.Result.Outcome, retryAfter: String? = nil, attempts: Int = 1, now: Milliseconds? = nil,
         wallNow: Milliseconds? = nil, seed: UInt64 = 1
     ) -> RetryPolicy.Verdict {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let result = BeaconSender.Result(url: url, outcome: outcome, latencyMilliseconds: 5, retryAfter: retryAfter)
         return policy.verdict(on: result, of: delivery(attempts: attempts), now: now ?? dueAt + 100, wallNow: wallNow ?? now ?? dueAt + 100, using: &random)
     }
@@ -93,7 +98,7 @@ import Testing
         let now = dueAt + 100
         for attempts in 1...10 {
             for seed in UInt64(1)...20 {
-                var same = SeededRandom(seed: seed)
+                var same = SeededGenerator(seed: seed)
                 let expected = policy.backoff.delay(forRetry: attempts, using: &same)
                 let drawn = wait(of: verdict(.answered(status: 503), attempts: attempts, now: now, seed: seed), now: now)
                 #expect(drawn == expected, "attempt \(attempts), seed \(seed)")
@@ -210,7 +215,7 @@ import Testing
         var queue = DeliveryQueue()
         queue.add(delivery(attempts: 0))
         _ = queue.start(now: dueAt)
-        var random = SeededRandom(seed: 1)
+        var random = SeededGenerator(seed: 1)
         let result = BeaconSender.Result(url: url, outcome: .answered(status: 503), latencyMilliseconds: 5)
         let now = deadline - 100
         let inFlight = try #require(queue.deliveries[delivery().key])

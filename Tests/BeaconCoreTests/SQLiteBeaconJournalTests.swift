@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// The SQLite journal on real files, each test in a fresh directory.
 ///
@@ -33,7 +38,7 @@ import Testing
     static func withJournal<R>(_ body: (SQLiteBeaconJournal, String) throws -> R) async throws -> R {
         try await withTemporaryDirectory { root in
             let directory = root + "/state"
-            return try body(try SQLiteBeaconJournal(directory: directory), directory)
+            return try body(try SQLiteBeaconJournal(directory: directory, time: .system), directory)
         }
     }
 
@@ -78,7 +83,7 @@ import Testing
         try await Self.withJournal { journal, directory in
             var delivery = Self.delivery(state: .delivered, updatedAt: Self.t0)
             try journal.save([delivery], session: nil)
-            try SQLiteBeaconJournal(directory: directory).prune(before: Self.t0 + 1)
+            try SQLiteBeaconJournal(directory: directory, time: .system).prune(before: Self.t0 + 1)
             #expect(try journal.deliveries(ofSession: "s1").isEmpty)
             delivery.state = .due
             delivery.resend = true
@@ -245,10 +250,10 @@ import Testing
             let deliveries = (0..<5).map { Self.delivery(url: "http://a/\($0)", state: $0 == 4 ? .delivered : .due, dueAt: Self.t0 + Milliseconds($0)) }
             let session = Self.snapshot(sessionID: "s1", savedAt: Self.t0)
             do {
-                let journal = try SQLiteBeaconJournal(directory: directory)
+                let journal = try SQLiteBeaconJournal(directory: directory, time: .system)
                 try journal.save(deliveries, session: session)
             }
-            let reopened = try SQLiteBeaconJournal(directory: directory)
+            let reopened = try SQLiteBeaconJournal(directory: directory, time: .system)
             #expect(try reopened.deliveries(ofSession: "s1") == deliveries)
             #expect(try reopened.unfinishedDeliveries() == Array(deliveries.prefix(4)))
             #expect(try reopened.session(sessionID: "s1", mediaURL: session.endpoints.mediaUrl, savedSince: 0) == session)
@@ -258,7 +263,7 @@ import Testing
     @Test func theDirectoryIsPrivateToItsOwnerAndSoAreTheFiles() async throws {
         try await withTemporaryDirectory { root in
             let directory = root + "/var/lib/beaconctl"
-            let journal = try SQLiteBeaconJournal(directory: directory)
+            let journal = try SQLiteBeaconJournal(directory: directory, time: .system)
             try journal.save([Self.delivery()], session: nil)
             #expect(journal.path == directory + "/journal.sqlite")
             #expect(Self.mode(of: root + "/var") == 0o700)
@@ -271,7 +276,7 @@ import Testing
     @Test func anExistingDirectoryKeepsItsMode() async throws {
         try await withTemporaryDirectory { root in
             #expect(chmod(root, 0o750) == 0)
-            let journal = try SQLiteBeaconJournal(directory: root)
+            let journal = try SQLiteBeaconJournal(directory: root, time: .system)
             #expect(Self.mode(of: root) == 0o750)
             #expect(Self.mode(of: journal.path) == 0o600)
         }
@@ -283,7 +288,7 @@ import Testing
         try await withTemporaryDirectory { root in
             let text = String(repeating: "this is not a database, only text that happens to be here.\n", count: 100)
             try text.write(toFile: root + "/journal.sqlite", atomically: false, encoding: .utf8)
-            let error = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: root) }
+            let error = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: root, time: .system) }
             #expect(error.reason.contains("journal.sqlite is not a database"), "\(error)")
         }
     }
@@ -291,7 +296,7 @@ import Testing
     @Test func aDirectoryBelowARegularFileIsAJournalError() async throws {
         try await withTemporaryDirectory { root in
             try "x".write(toFile: root + "/file", atomically: false, encoding: .utf8)
-            let error = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: root + "/file/state") }
+            let error = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: root + "/file/state", time: .system) }
             #expect(error.reason == "cannot create the journal directory \(root)/file/state: Not a directory")
         }
     }
@@ -299,7 +304,7 @@ import Testing
     @Test func aJournalDirectoryThatIsAFileIsAJournalError() async throws {
         try await withTemporaryDirectory { root in
             try "x".write(toFile: root + "/file", atomically: false, encoding: .utf8)
-            let error = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: root + "/file") }
+            let error = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: root + "/file", time: .system) }
             #expect(error.reason.contains("is not a directory"), "\(error)")
         }
     }
@@ -313,24 +318,24 @@ import Testing
             let empty = root + "/empty"
             let existing = root + "/existing"
             #expect(mkdir(empty, 0o700) == 0)
-            do { _ = try SQLiteBeaconJournal(directory: existing) }
+            do { _ = try SQLiteBeaconJournal(directory: existing, time: .system) }
             let locks = try [empty, existing].map { try ImmutableDirectory(path: $0) }
             defer { locks.forEach { $0.release() } }
 
-            let cannotCreate = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: empty) }
+            let cannotCreate = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: empty, time: .system) }
             #expect(cannotCreate.reason.contains("the journal directory \(empty) is not writable"), "\(cannotCreate)")
             // The file is there, but its write-ahead log cannot be made beside it.
-            let cannotLog = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: existing) }
+            let cannotLog = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: existing, time: .system) }
             #expect(cannotLog.reason.contains("the journal directory \(existing) is not writable"), "\(cannotLog)")
         }
     }
 
     @Test func aJournalOfANewerSchemaIsRefused() async throws {
         try await withTemporaryDirectory { root in
-            let path = try SQLiteBeaconJournal(directory: root).path
+            let path = try SQLiteBeaconJournal(directory: root, time: .system).path
             let newer = JournalSchema.version + 1
             try SQLiteDatabase(path: path, create: false).execute("PRAGMA user_version = \(newer)")
-            let error = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: root) }
+            let error = try #require(throws: JournalError.self) { try SQLiteBeaconJournal(directory: root, time: .system) }
             #expect(error.reason.contains("schema version \(newer)"), "\(error)")
             #expect(error.reason.contains("newer release"), "\(error)")
         }
@@ -367,7 +372,7 @@ import Testing
 
     @Test func aLockHeldByAnotherConnectionIsABusyJournalError() async throws {
         try await withTemporaryDirectory { directory in
-            let journal = try SQLiteBeaconJournal(directory: directory, busyTimeoutMilliseconds: 50)
+            let journal = try SQLiteBeaconJournal(directory: directory, time: .system, busyTimeoutMilliseconds: 50)
             let other = try SQLiteDatabase(path: journal.path, create: false)
             try other.execute("BEGIN IMMEDIATE")
             defer { try? other.execute("ROLLBACK") }

@@ -1,6 +1,11 @@
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// The thin SQLite wrapper: values go in and come out unchanged, transactions are all or
 /// nothing, and failures carry SQLite's reason and a kind. Serialized, as the journal's tests

@@ -1,4 +1,9 @@
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -37,7 +42,7 @@ struct SessionSnapshotJSONTests {
     }
 
     @Test func randomSnapshotsReadBackAsWrittenAndAsJSONEncoderWrote() throws {
-        var random = SeededRandom(seed: 0x5eed_5a9e)
+        var random = SeededGenerator(seed: 0x5eed_5a9e)
         for round in 0..<300 {
             let snapshot = Self.randomSnapshot(using: &random)
             let written = snapshot.jsonBytes()
@@ -68,7 +73,7 @@ struct SessionSnapshotJSONTests {
         #expect(String(decoding: json.bytes, as: UTF8.self) == #"{"a":[[],[1],[1,2]],"b":{},"c":[],"d":null}"#)
     }
 
-    static func randomSnapshot(using random: inout SeededRandom) -> SessionSnapshot {
+    static func randomSnapshot(using random: inout SeededGenerator) -> SessionSnapshot {
         func text() -> String {
             Bool.random(using: &random) ? awkwardTexts.randomElement(using: &random)! : "id-\(Int.random(in: 0...999, using: &random))"
         }

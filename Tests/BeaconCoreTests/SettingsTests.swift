@@ -1,7 +1,12 @@
 import Logging
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct SettingsTests {
     let defaultSocket = "/run/test/control.sock"

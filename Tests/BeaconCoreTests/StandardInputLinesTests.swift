@@ -2,7 +2,12 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct StandardInputLinesTests {
     /// A pipe whose write end the test feeds from a plain thread, as a player process would.

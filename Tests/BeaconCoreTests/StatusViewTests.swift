@@ -1,5 +1,10 @@
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// The human `beaconctl status`: the retry lines show only while something is being retried.
 @Suite struct StatusViewTests {

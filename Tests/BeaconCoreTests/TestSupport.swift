@@ -2,7 +2,12 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// A fresh, short directory under /tmp (sun_path holds 107 bytes), removed when `body` ends.
 func withTemporaryDirectory<R>(_ body: (String) async throws -> R) async throws -> R {
@@ -14,15 +19,6 @@ func withTemporaryDirectory<R>(_ body: (String) async throws -> R) async throws 
     let path = try #require(directory)
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try await body(path)
-}
-
-/// Thread-safe list of what a handler saw.
-final class Recorder<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
-
-    func append(_ item: Element) { items.withLock { $0.append(item) } }
-    var all: [Element] { items.withLock { $0 } }
-    var count: Int { items.withLock { $0.count } }
 }
 
 struct TestTimeout: Error, CustomStringConvertible {
@@ -159,21 +155,6 @@ func configurationError<T>(_ body: () throws(ConfigurationError) -> T) -> String
         return nil
     } catch {
         return error.description
-    }
-}
-
-/// A seeded generator (SplitMix64): jittered waits and random operation sequences repeat run after run.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }
 

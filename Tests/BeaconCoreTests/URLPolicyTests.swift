@@ -1,5 +1,10 @@
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 @Suite struct URLPolicyTests {
     @Test(arguments: ["http://127.0.0.1:4647/beacon?t=1", "HTTPS://ads.example.com/b", "http://[::1]:80/"])

@@ -1,5 +1,10 @@
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// Every wait is bounded: a wait that should return has 10 s to do so, one that should not is
 /// given a short while to prove it does not, then cancelled.

@@ -1,5 +1,10 @@
 import Testing
-@testable import BeaconCore
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
 
 /// An ad missing from a later document while its start lies inside that document's data range was
 /// withdrawn: if none of its events fired, none ever will. What the data range moved past is kept.

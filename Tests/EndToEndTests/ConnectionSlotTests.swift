@@ -1,4 +1,7 @@
-import BeaconCore
+import BeaconDomain
+import BeaconHTTP
+import BeaconRuntime
+import BeaconTerminal
 import BeaconSimulator
 import Testing
 

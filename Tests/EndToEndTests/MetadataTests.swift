@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
 import Testing
 
 /// Metadata refreshes: rejected documents, pods that leave the metadata and come back.

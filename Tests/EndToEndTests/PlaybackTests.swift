@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
 import Testing
 
 /// Firing rules, judged from ticks piped to the real daemon's stdin.

@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
 import Testing
 
 /// Draining at the end of input and on SIGTERM.

@@ -1,4 +1,7 @@
-import BeaconCore
+import BeaconDomain
+import BeaconStorage
+import BeaconRuntime
+import BeaconTerminal
 import BeaconSimulator
 import Foundation
 import Testing

@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
 import Foundation
 import Testing
 

@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
 import BeaconSimulator
 
 /// Builders for metadata: ads whose events signal the test sink, pods, documents.

@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
 import Foundation
 
 /// The real `beaconctl run` in a child process, with its own control socket in a fresh directory.

@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
 import Testing
 
 /// Runs `body` with an ad service serving `pods` and a daemon reading stdin for a session on it.

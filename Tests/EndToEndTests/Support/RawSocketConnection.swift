@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
 import Foundation
 
 /// Plain connections to a control socket, below any client library: one that writes many lines,

@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconRuntime
+import BeaconTerminal
 
 /// Input lines for a player on a synthetic wall clock: each tick carries `at`, so the daemon
 /// judges speed from it and the lines can be written as fast as the pipe takes them.

@@ -1,0 +1,274 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What `beaconctl status --json` prints: everything the daemon knows and did.
+///
+/// The field names and meanings are a contract with operators' tooling: fields may be added, never renamed.
+public struct StatusReport: Sendable, Equatable, Codable {
+    /// The version of the control socket protocol and of this document.
+    public static let currentAPILevel = 1
+
+    public var apiLevel: Int
+    public var version: String
+    /// idle, initializing, ready, playing, paused, seeking, buffering, completed or error.
+    public var state: String
+    public var session: SessionEndpoints?
+    public var playhead: Milliseconds?
+    /// When the last playhead tick arrived (wall clock).
+    public var lastTickAt: Milliseconds?
+    /// When the last metadata document was applied or found unchanged (wall clock).
+    public var lastMetadataAt: Milliseconds?
+    public var dataRange: DataRange?
+    public var adBreaks: [Pod]
+    public var counters: Counters
+    /// Why the session is in the error state, or the last error of session init or metadata.
+    public var lastError: String?
+    /// Every beacon delivery still due or in flight, and those of the session's tracking events
+    /// that finished, oldest first.
+    public var deliveries: [Delivery]
+    public var journal: Journal
+    /// Metadata requests of the session that failed in a row (network, HTTP status, rejected
+    /// document); 0 after a success. Each one lengthens the wait before the next request.
+    public var metadataFailures: Int
+    /// When the next metadata request is due (wall clock); nil while one is under way or without a session.
+    public var nextMetadataAt: Milliseconds?
+    /// Session init attempts that failed in a row for the stream being started; 0 once it is ready.
+    public var initFailures: Int
+    /// When the next session init attempt is due (wall clock) while init is being retried.
+    public var nextInitAt: Milliseconds?
+    /// What the session's times (`playhead`, `dataRange`, ad breaks, ads, tracking events) are
+    /// counted on: `programDateTime` (epoch ms) or `mediaTime` (ms from the start of the stream);
+    /// nil before the session's first metadata document.
+    public var timeline: Timeline?
+    /// On a media-time session, the playhead without the stitched ad breaks before it (ms): the
+    /// position in the content, for bookmarks and resume points. Nil on program date time.
+    public var contentPosition: Milliseconds?
+
+    public init(
+        apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
+        playhead: Milliseconds?, lastTickAt: Milliseconds? = nil, lastMetadataAt: Milliseconds? = nil,
+        dataRange: DataRange?, adBreaks: [Pod], counters: Counters, lastError: String? = nil,
+        metadataFailures: Int = 0, nextMetadataAt: Milliseconds? = nil, initFailures: Int = 0, nextInitAt: Milliseconds? = nil,
+        deliveries: [Delivery] = [], journal: Journal = Journal(state: .off), timeline: Timeline? = nil, contentPosition: Milliseconds? = nil
+    ) {
+        self.apiLevel = apiLevel
+        self.version = version
+        self.state = state
+        self.session = session
+        self.playhead = playhead
+        self.lastTickAt = lastTickAt
+        self.lastMetadataAt = lastMetadataAt
+        self.dataRange = dataRange
+        self.adBreaks = adBreaks
+        self.counters = counters
+        self.lastError = lastError
+        self.metadataFailures = metadataFailures
+        self.nextMetadataAt = nextMetadataAt
+        self.initFailures = initFailures
+        self.nextInitAt = nextInitAt
+        self.deliveries = deliveries
+        self.journal = journal
+        self.timeline = timeline
+        self.contentPosition = contentPosition
+    }
+
+    /// One signaling URL of one fired tracking event, as far as its delivery went.
+    public struct Delivery: Sendable, Equatable, Codable {
+        public var podId: String
+        public var adId: String
+        public var event: TrackingEventType
+        /// The signaling URL as in the metadata.
+        public var url: String
+        /// The URL its requests go to: `url` with its VAST macros expanded when the event fired.
+        public var sentUrl: String
+        /// due, inFlight, delivered or failed.
+        public var state: BeaconDelivery.State
+        /// Requests started so far.
+        public var attempts: Int
+        public var lastStatus: Int?
+        /// Why the last request did not deliver, or why the delivery was given up.
+        public var lastError: String?
+        /// When the tracking event became due (wall clock).
+        public var dueAt: Milliseconds
+        /// When the next request leaves, while due (wall clock).
+        public var nextAttemptAt: Milliseconds?
+
+        /// `wallOffset` turns the delivery's monotonic instants into wall-clock times (``TimeSource/wallOffset()``).
+        public init(_ delivery: BeaconDelivery, wallOffset: Milliseconds) {
+            podId = delivery.key.podID
+            adId = delivery.key.adID
+            event = delivery.key.event
+            url = delivery.key.url
+            sentUrl = delivery.sentURL
+            state = delivery.state
+            attempts = delivery.attempts
+            lastStatus = delivery.lastStatus
+            lastError = delivery.lastError
+            dueAt = delivery.dueAt + wallOffset
+            nextAttemptAt = delivery.state == .due ? delivery.nextAttemptAt + wallOffset : nil
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case podId, adId, event, url, sentUrl, state, attempts, lastStatus, lastError, dueAt, nextAttemptAt
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            podId = try container.decode(String.self, forKey: .podId)
+            adId = try container.decode(String.self, forKey: .adId)
+            event = try container.decode(TrackingEventType.self, forKey: .event)
+            url = try container.decode(String.self, forKey: .url)
+            // A daemon of an earlier release sent every URL as in the metadata.
+            sentUrl = try container.decodeIfPresent(String.self, forKey: .sentUrl) ?? url
+            state = try container.decode(BeaconDelivery.State.self, forKey: .state)
+            attempts = try container.decode(Int.self, forKey: .attempts)
+            lastStatus = try container.decodeIfPresent(Int.self, forKey: .lastStatus)
+            lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
+            dueAt = try container.decode(Milliseconds.self, forKey: .dueAt)
+            nextAttemptAt = try container.decodeIfPresent(Milliseconds.self, forKey: .nextAttemptAt)
+        }
+    }
+
+    /// Where deliveries and sessions are kept.
+    public struct Journal: Sendable, Equatable, Codable {
+        public enum State: String, Sendable, Equatable, Codable {
+            /// Written through to disk.
+            case ok
+            /// Configured but failing: the daemon works from memory and retries.
+            case unavailable
+            /// Not configured: memory only.
+            case off
+        }
+
+        public var state: State
+        /// Why the journal is unavailable.
+        public var error: String?
+
+        public init(state: State, error: String? = nil) {
+            self.state = state
+            self.error = error
+        }
+    }
+
+    /// Running totals since the daemon started.
+    public struct Counters: Sendable, Equatable, Codable {
+        /// Playhead ticks accepted.
+        public var ticks = 0
+        /// Input lines refused (unreadable, unknown or invalid).
+        public var badLines = 0
+        /// Beacon deliveries answered 2xx.
+        public var beaconsSent = 0
+        /// Beacon deliveries given up: refused, answered with a status not retried, or too old.
+        public var beaconsFailed = 0
+        /// Requests that retried a delivery.
+        public var beaconsRetried = 0
+        /// Requests that may repeat one the server already received: in flight when the daemon stopped.
+        public var beaconsResent = 0
+        /// Metadata requests made.
+        public var metadataFetches = 0
+        /// Metadata requests that failed or brought a rejected document.
+        public var metadataErrors = 0
+        /// Journal reads, writes and opens that failed.
+        public var journalErrors = 0
+        /// Log lines dropped because stderr did not take them in time (or was closed).
+        public var logLinesDropped = 0
+
+        public init() {}
+
+        private enum CodingKeys: String, CodingKey {
+            case ticks, badLines, beaconsSent, beaconsFailed, beaconsRetried, beaconsResent, metadataFetches, metadataErrors, journalErrors
+            case logLinesDropped
+        }
+
+        public init(from decoder: any Decoder) throws {
+            // A counter an earlier release did not send reads as 0.
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            func count(_ key: CodingKeys) throws -> Int { try container.decodeIfPresent(Int.self, forKey: key) ?? 0 }
+            ticks = try count(.ticks)
+            badLines = try count(.badLines)
+            beaconsSent = try count(.beaconsSent)
+            beaconsFailed = try count(.beaconsFailed)
+            beaconsRetried = try count(.beaconsRetried)
+            beaconsResent = try count(.beaconsResent)
+            metadataFetches = try count(.metadataFetches)
+            metadataErrors = try count(.metadataErrors)
+            journalErrors = try count(.journalErrors)
+            logLinesDropped = try count(.logLinesDropped)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case apiLevel, version, state, session, playhead, lastTickAt, lastMetadataAt, dataRange, adBreaks, counters, lastError
+        case metadataFailures, nextMetadataAt, initFailures, nextInitAt, deliveries, journal
+        case timeline, contentPosition
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        apiLevel = try container.decode(Int.self, forKey: .apiLevel)
+        version = try container.decode(String.self, forKey: .version)
+        state = try container.decode(String.self, forKey: .state)
+        session = try container.decodeIfPresent(SessionEndpoints.self, forKey: .session)
+        playhead = try container.decodeIfPresent(Milliseconds.self, forKey: .playhead)
+        lastTickAt = try container.decodeIfPresent(Milliseconds.self, forKey: .lastTickAt)
+        lastMetadataAt = try container.decodeIfPresent(Milliseconds.self, forKey: .lastMetadataAt)
+        dataRange = try container.decodeIfPresent(DataRange.self, forKey: .dataRange)
+        adBreaks = try container.decode([Pod].self, forKey: .adBreaks)
+        counters = try container.decode(Counters.self, forKey: .counters)
+        lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
+        // Added fields: a daemon of the same API level but an earlier release does not send them.
+        metadataFailures = try container.decodeIfPresent(Int.self, forKey: .metadataFailures) ?? 0
+        nextMetadataAt = try container.decodeIfPresent(Milliseconds.self, forKey: .nextMetadataAt)
+        initFailures = try container.decodeIfPresent(Int.self, forKey: .initFailures) ?? 0
+        nextInitAt = try container.decodeIfPresent(Milliseconds.self, forKey: .nextInitAt)
+        deliveries = try container.decodeIfPresent([Delivery].self, forKey: .deliveries) ?? []
+        journal = try container.decodeIfPresent(Journal.self, forKey: .journal) ?? Journal(state: .off)
+        timeline = try container.decodeIfPresent(Timeline.self, forKey: .timeline)
+        contentPosition = try container.decodeIfPresent(Milliseconds.self, forKey: .contentPosition)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // Absent values are written as null: consumers see every field, always.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(apiLevel, forKey: .apiLevel)
+        try container.encode(version, forKey: .version)
+        try container.encode(state, forKey: .state)
+        try container.encode(session, forKey: .session)
+        try container.encode(playhead, forKey: .playhead)
+        try container.encode(lastTickAt, forKey: .lastTickAt)
+        try container.encode(lastMetadataAt, forKey: .lastMetadataAt)
+        try container.encode(dataRange, forKey: .dataRange)
+        try container.encode(adBreaks, forKey: .adBreaks)
+        try container.encode(counters, forKey: .counters)
+        try container.encode(lastError, forKey: .lastError)
+        try container.encode(metadataFailures, forKey: .metadataFailures)
+        try container.encode(nextMetadataAt, forKey: .nextMetadataAt)
+        try container.encode(initFailures, forKey: .initFailures)
+        try container.encode(nextInitAt, forKey: .nextInitAt)
+        try container.encode(deliveries, forKey: .deliveries)
+        try container.encode(journal, forKey: .journal)
+        try container.encode(timeline, forKey: .timeline)
+        try container.encode(contentPosition, forKey: .contentPosition)
+    }
+
+    /// The timeline times are shown on: program date time until a document says otherwise.
+    public var shownTimeline: Timeline { timeline ?? .programDateTime }
+
+    public func jsonLine() -> String {
+        JSONLine.encode(self)
+    }
+
+    public static func decode(jsonLine: String) throws -> StatusReport {
+        try JSONDecoder().decode(StatusReport.self, from: Data(jsonLine.utf8))
+    }
+
+    /// The `apiLevel` of a status document, read without decoding the rest: a daemon of another
+    /// level may have changed it. Nil when the line is no status document.
+    public static func apiLevel(inJSONLine jsonLine: String) -> Int? {
+        struct Level: Decodable { var apiLevel: Int }
+        return try? JSONDecoder().decode(Level.self, from: Data(jsonLine.utf8)).apiLevel
+    }
+}

@@ -1,0 +1,150 @@
+/// The pure heart of a session: merges metadata, judges playback and decides which tracking
+/// events fire. It performs no I/O and reads no clock; callers pass arrival times in.
+public struct TrackingSession: Sendable {
+    public private(set) var schedule = AdSchedule()
+    public private(set) var dataRange: DataRange?
+    public private(set) var judge = PlaybackJudge()
+    public private(set) var played = PlayedStretches()
+    private var pending = PendingWindows()
+    /// What every time of the session is counted on, set by its first metadata document.
+    public private(set) var timeline: Timeline?
+    /// Program date time minus media time, when the metadata gives both: ticks of either form are then mapped.
+    public private(set) var programDateTimeOffset: Milliseconds?
+    /// How long pods absent from the metadata, and played stretches, are remembered after they end.
+    public var retention: Milliseconds
+
+    public init(retention: Milliseconds) {
+        self.retention = retention
+    }
+
+    /// Resumes a session from what a restart kept of it (see `SessionSnapshot`). `states` are the
+    /// reporting states its deliveries left; every other event is idle. Returns the session and the
+    /// events whose window was played but that never fired.
+    public static func resuming(
+        adBreaks: [Pod], dataRange: DataRange?, played: [ClosedRange<Milliseconds>], timeline: Timeline?,
+        programDateTimeOffset: Milliseconds?, states: [EventReference: ReportingState], retention: Milliseconds
+    ) -> (session: TrackingSession, due: [Firing]) {
+        var session = TrackingSession(retention: retention)
+        session.dataRange = dataRange
+        session.timeline = timeline
+        session.programDateTimeOffset = programDateTimeOffset
+        for stretch in played { session.played.insert(stretch) }
+        session.schedule = AdSchedule(restoring: adBreaks)
+        let references = session.schedule.references
+        for reference in references { session.schedule.setReportingState(states[reference] ?? .idle, of: reference) }
+        // A snapshot of an earlier release holds no confirmation: the pass leaves any other unchanged.
+        _ = session.schedule.confirm(within: dataRange)
+        var due: [EventReference] = []
+        for reference in references { session.index(reference, into: &due) }
+        // Fired before the session is returned, so that it holds them as connecting.
+        let firings = session.fire(due)
+        return (session, firings)
+    }
+
+    /// Playback-triggered events not fired yet.
+    public var pendingCount: Int { pending.count }
+
+    /// Why `document` cannot be merged into this session: it is on another timeline than the first one.
+    public func timelineMismatch(of document: MetadataDocument) -> String? {
+        guard let timeline, document.timeline != timeline else { return nil }
+        return "the document is on \(document.timeline.rawValue), the session on \(timeline.rawValue)"
+    }
+
+    /// Puts a tick on the session's timeline, or says why it cannot be (see ``TickPlacement``).
+    public func placed(_ tick: PlayheadTick) -> Result<PlayheadTick, TickRefusal> {
+        TickPlacement.place(tick, on: timeline, offset: programDateTimeOffset)
+    }
+
+    /// The last position without the stitched ad breaks before it, on a media-time session; nil on
+    /// program date time, where a live window forgets its early breaks and no position counts from a start.
+    public var contentPosition: Milliseconds? {
+        guard timeline == .mediaTime, let playhead = judge.lastPlayhead else { return nil }
+        return ContentPosition.of(playhead, breaks: schedule.pods.map { $0.startTime...($0.startTime + max($0.duration, 0)) })
+    }
+
+    /// Merges a metadata refresh; returns events whose window was already played (late metadata).
+    /// The first document sets the session's timeline; one on another (``timelineMismatch(of:)``) changes nothing.
+    public mutating func apply(_ document: MetadataDocument) -> [Firing] {
+        guard timelineMismatch(of: document) == nil else { return [] }
+        timeline = document.timeline
+        programDateTimeOffset = document.programDateTimeOffset
+        dataRange = document.dataRange
+        // Forget what is past retention first, so a late event is only matched against stretches still remembered.
+        let cutoff = max(judge.lastPlayhead ?? .min, document.dataRange.end) - retention
+        played.prune(endingBefore: cutoff)
+        let changes = schedule.merge(document.pods, within: document.dataRange)
+        let confirmation = schedule.confirm(within: document.dataRange)
+        // Whatever may sit in the index with an outdated window or hold is taken out, then indexed anew.
+        let outdated = Set(changes.resized + changes.withdrawn + confirmation.unconfirmed)
+        if !outdated.isEmpty { pending.remove(outdated) }
+        var indexed: Set<EventReference> = []
+        var due: [EventReference] = []
+        for reference in changes.resized + changes.added + confirmation.confirmed where indexed.insert(reference).inserted {
+            index(reference, into: &due)
+        }
+        let dropped = schedule.prune(endedBefore: cutoff, keeping: Set(document.pods.map(\.id)))
+        if !dropped.isEmpty { pending.removeAll(inPods: dropped) }
+        return fire(due)
+    }
+
+    private mutating func index(_ reference: EventReference, into due: inout [EventReference]) {
+        guard let event = schedule[reference], event.event.trigger == .playback, event.reportingState == .idle, event.heldBack == nil
+        else { return }
+        if played.intersects(event.window) {
+            due.append(reference)
+        } else {
+            pending.insert(event.window, for: reference)
+        }
+    }
+
+    /// Takes a playhead tick; returns the events whose window the newly played stretch covers.
+    /// A tick the session refuses (see ``placed(_:)``) changes nothing.
+    public mutating func observe(_ tick: PlayheadTick, arrivalTime: Milliseconds) -> [Firing] {
+        guard case .success(let tick) = placed(tick), let stretch = judge.observe(tick, arrivalTime: arrivalTime) else { return [] }
+        played.insert(stretch)
+        return fire(pending.takeDue(overlapping: stretch))
+    }
+
+    /// Takes a player event that arrived at `arrivalTime`, if known; a pause, or a play after a
+    /// pause, fires `pause` or `resume` of the ad being played.
+    public mutating func observe(_ event: PlayerEvent, arrivalTime: Milliseconds? = nil) -> [Firing] {
+        let wasPaused = judge.isPaused
+        guard judge.observe(event, arrivalTime: arrivalTime) else { return [] }
+        switch event {
+        case .pause: return fireActions([.pause])
+        case .play where wasPaused: return fireActions([.resume])
+        default: return []
+        }
+    }
+
+    /// Takes a user action; fires its events in the ad being played, every time.
+    public mutating func observe(_ action: UserAction) -> [Firing] {
+        fireActions(action.eventTypes)
+    }
+
+    /// Records how the delivery of a fired event ended.
+    public mutating func record(_ state: ReportingState, for reference: EventReference) {
+        schedule.setReportingState(state, of: reference)
+    }
+
+    private mutating func fireActions(_ types: [TrackingEventType]) -> [Firing] {
+        guard let playhead = judge.lastPlayhead else { return [] }
+        var due: [EventReference] = []
+        for (pod, adIndex) in schedule.ads(at: playhead) where !pod.ads[adIndex].isWithdrawn {
+            for (eventIndex, event) in pod.ads[adIndex].trackingEvents.enumerated() where types.contains(event.event) {
+                due.append(EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex))
+            }
+        }
+        return fire(due)
+    }
+
+    private mutating func fire(_ references: [EventReference]) -> [Firing] {
+        // An impression brings its ad's verificationNotExecuted along.
+        (references + VerificationNotExecuted.due(withImpressionsOf: references, in: schedule)).compactMap { reference in
+            guard let event = schedule[reference], let ad = schedule.ad(containing: reference) else { return nil }
+            schedule.setReportingState(.connecting, of: reference)
+            return Firing(reference: reference, podID: reference.podID, adID: ad.id, event: event.event, eventStart: event.startTime,
+                signalingUrls: event.signalingUrls)
+        }
+    }
+}

@@ -1,0 +1,10 @@
+import BeaconDomain
+/// A setting as a source gave it, before validation: the environment and flags give text,
+/// a TOML file gives typed values.
+public enum SettingValue: Sendable, Equatable {
+    case text(String)
+    case number(Double)
+    case boolean(Bool)
+    /// A TOML value of a kind no setting takes (array, table, date), by its TOML type name.
+    case unsupported(String)
+}

@@ -1,0 +1,254 @@
+import BeaconDomain
+import BeaconHTTP
+import BeaconStorage
+import Logging
+
+/// The settings of `beaconctl run`, merged from flags, environment, a config file and defaults,
+/// and validated: a value of this type is always one the daemon may start with.
+public struct Settings: Sendable, Equatable {
+    /// Start a session for this stream at once; without it the daemon idles until `load`.
+    public var mediaURL: String?
+    /// Poll this metadata URL and skip session init.
+    public var trackingURL: String?
+    /// The control socket path.
+    public var socket: String
+    /// Seconds between metadata requests.
+    public var metadataInterval: Double = 2
+    /// Seconds pods gone from the metadata are remembered after they end.
+    public var retention: Double = 7200
+    /// Seconds in-flight beacons get at shutdown.
+    public var drainTimeout: Double = 5
+    /// The directory of the journal of beacon deliveries and sessions.
+    public var stateDir: String
+    /// Seconds after it became due that a beacon is still retried.
+    public var beaconMaxAge: Double = 900
+    /// Seconds one HTTP request (session init, metadata, beacon) may take in all, redirects included.
+    public var httpTimeout: Double = 10
+    /// Compute everything, send no beacon.
+    public var quiet = false
+    public var logLevel: Logger.Level = .info
+    /// Log every beacon and metadata line, debug ones included (each URL as it is requested, each
+    /// metadata body size), whatever the log level.
+    public var debugTracking = false
+    /// Where the metrics endpoint listens; nil: no metrics endpoint.
+    public var metricsAddress: MetricsAddress?
+    /// The device's advertising identifier, for the `[IFA]` macro of signaling URLs; never logged.
+    public var ifa = ""
+    /// What kind of identifier `ifa` is, for `[IFATYPE]`.
+    public var ifaType = ""
+    /// The user limited ad tracking: `[LIMITADTRACKING]` is 1 and `[IFA]` empty.
+    public var limitAdTracking = false
+    /// The ad-insertion service spoken to; nil is `auto`: decided per session.
+    public var dialect: Dialect?
+    /// Where each setting came from; a key not listed has its default.
+    public var sources: [SettingKey: SettingSource] = [:]
+
+    /// The defaults; the standard socket and state paths depend on the environment, so the caller gives them.
+    public init(defaultSocket: String, defaultStateDir: String = StateDirectory.system) {
+        socket = defaultSocket
+        stateDir = defaultStateDir
+    }
+
+    public func source(of key: SettingKey) -> SettingSource {
+        sources[key] ?? .defaultValue
+    }
+
+    /// Whether any log line is meant for debugging, not for production.
+    public var isDebugLogging: Bool {
+        debugTracking || logLevel <= .debug
+    }
+
+    /// The start-up (or reload) warning when `isDebugLogging`.
+    public var debugLoggingWarning: String {
+        "debug logging is on, not for production: it logs every beacon URL log-level=\(logLevel) debug-tracking=\(debugTracking)"
+    }
+
+    /// The longest time setting: a week.
+    static let maxSeconds = 7.0 * 86_400
+    /// The longest HTTP timeout: a request held longer is a stalled server, not a slow one.
+    static let maxHTTPTimeout = 300.0
+
+    /// Takes each key from the highest-precedence layer that has it, over the defaults, and validates
+    /// each value and the whole; the error names the first bad key and its source.
+    public static func resolve(
+        _ layers: [SettingsLayer], defaultSocket: String, defaultStateDir: String = StateDirectory.system
+    ) throws(ConfigurationError) -> Settings {
+        var settings = Settings(defaultSocket: defaultSocket, defaultStateDir: defaultStateDir)
+        let ordered = layers.sorted { $0.source.precedence < $1.source.precedence }
+        for key in SettingKey.allCases {
+            guard let layer = ordered.first(where: { $0.values[key] != nil }), let value = layer.values[key] else { continue }
+            do {
+                try settings.assign(value, to: key)
+            } catch {
+                throw ConfigurationError(key: key, source: layer.source, reason: error.reason)
+            }
+            settings.sources[key] = layer.source
+        }
+        if settings.trackingURL != nil && settings.mediaURL == nil {
+            throw ConfigurationError(
+                key: .trackingURL, source: settings.source(of: .trackingURL), reason: "needs media-url (the stream the player plays)")
+        }
+        return settings
+    }
+
+    /// Why a value does not fit its key.
+    struct Refusal: Error {
+        var reason: String
+    }
+
+    private mutating func assign(_ value: SettingValue, to key: SettingKey) throws(Refusal) {
+        switch key {
+        case .mediaURL: mediaURL = try Self.url(value)
+        case .trackingURL: trackingURL = try Self.url(value)
+        case .socket: socket = try Self.socketPath(value)
+        case .metadataInterval: metadataInterval = try Self.seconds(value)
+        case .retention: retention = try Self.seconds(value)
+        case .drainTimeout: drainTimeout = try Self.seconds(value)
+        case .stateDir: stateDir = try Self.directory(value)
+        case .beaconMaxAge: beaconMaxAge = try Self.seconds(value)
+        case .httpTimeout: httpTimeout = try Self.seconds(value, atMost: Self.maxHTTPTimeout, "300")
+        case .quiet: quiet = try Self.boolean(value)
+        case .debugTracking: debugTracking = try Self.boolean(value)
+        case .logLevel: logLevel = try Self.level(value)
+        case .metricsAddress: metricsAddress = try Self.address(value)
+        case .ifa: ifa = try Self.identifier(value, maxBytes: 128)
+        case .ifaType: ifaType = try Self.identifier(value, maxBytes: 32)
+        case .limitAdTracking: limitAdTracking = try Self.boolean(value)
+        case .dialect: dialect = try Self.dialect(value)
+        }
+    }
+
+    /// An identifier sent in URLs: printable ASCII without spaces, at most `maxBytes` (an empty one unsets it).
+    private static func identifier(_ value: SettingValue, maxBytes: Int) throws(Refusal) -> String {
+        let expected = "must be at most \(maxBytes) printable ASCII characters without spaces, in quotes"
+        let identifier = try text(value, expected)
+        guard identifier.utf8.count <= maxBytes, identifier.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw Refusal(reason: expected)
+        }
+        return identifier
+    }
+
+    private static func text(_ value: SettingValue, _ expected: String) throws(Refusal) -> String {
+        guard case .text(let text) = value else { throw Refusal(reason: expected) }
+        return text
+    }
+
+    private static func url(_ value: SettingValue) throws(Refusal) -> String {
+        let url = try text(value, "must be an http or https URL in quotes")
+        if let refusal = URLPolicy.refusal(of: url) { throw Refusal(reason: refusal) }
+        return url
+    }
+
+    private static func socketPath(_ value: SettingValue) throws(Refusal) -> String {
+        let path = try text(value, "must be a path in quotes")
+        guard !path.isEmpty, path.utf8.count <= UnixSocketPath.maxPathBytes else {
+            throw Refusal(reason: "must be a path of 1 to \(UnixSocketPath.maxPathBytes) bytes")
+        }
+        return path
+    }
+
+    private static func directory(_ value: SettingValue) throws(Refusal) -> String {
+        let path = try text(value, "must be a directory path in quotes")
+        guard path.hasPrefix("/"), !path.utf8.contains(0) else { throw Refusal(reason: "must be an absolute directory path") }
+        return path
+    }
+
+    private static func seconds(_ value: SettingValue, atMost limit: Double = maxSeconds, _ limitText: String = "a week") throws(Refusal) -> Double {
+        let seconds: Double? =
+            switch value {
+            case .number(let number): number
+            case .text(let text): Double(text)
+            case .boolean, .unsupported: nil
+            }
+        guard let seconds, seconds.isFinite, seconds > 0, seconds <= limit else {
+            throw Refusal(reason: "must be a number of seconds above 0 and at most \(limitText)")
+        }
+        return seconds
+    }
+
+    private static func boolean(_ value: SettingValue) throws(Refusal) -> Bool {
+        switch value {
+        case .boolean(let flag): return flag
+        case .text(let text):
+            switch text.lowercased() {
+            case "true", "yes", "on", "1": return true
+            case "false", "no", "off", "0": return false
+            default: break
+            }
+        case .number, .unsupported: break
+        }
+        throw Refusal(reason: "must be true or false")
+    }
+
+    private static func level(_ value: SettingValue) throws(Refusal) -> Logger.Level {
+        let names = Logger.Level.allCases.map(\.rawValue)
+        let expected = "must be one of \(names.joined(separator: ", "))"
+        guard let level = Logger.Level(rawValue: try text(value, expected).lowercased()) else { throw Refusal(reason: expected) }
+        return level
+    }
+
+    private static func dialect(_ value: SettingValue) throws(Refusal) -> Dialect? {
+        let expected = "must be harmonic, mediatailor or auto"
+        let name = try text(value, expected).lowercased()
+        if name == "auto" { return nil }
+        guard let dialect = Dialect(rawValue: name) else { throw Refusal(reason: expected) }
+        return dialect
+    }
+
+    private static func address(_ value: SettingValue) throws(Refusal) -> MetricsAddress {
+        let text: String
+        switch value {
+        case .text(let written): text = written
+        // `metrics-address = 9100` in a file: a bare port.
+        case .number(let port) where port == port.rounded() && abs(port) < 1e9: text = String(Int(port))
+        default: throw Refusal(reason: "expected PORT or HOST:PORT")
+        }
+        do {
+            return try MetricsAddress(parsing: text)
+        } catch {
+            throw Refusal(reason: error.reason)
+        }
+    }
+}
+
+extension SettingSource {
+    /// Lower wins: flags over environment over file over defaults.
+    var precedence: Int {
+        switch self {
+        case .flag: 0
+        case .environment: 1
+        case .file: 2
+        case .defaultValue: 3
+        }
+    }
+}
+
+extension Settings {
+    /// What the daemon runs with; `version` is reported in status.
+    public func daemonConfiguration(version: String) -> DaemonConfiguration {
+        var configuration = DaemonConfiguration(version: version)
+        configuration.mediaURL = mediaURL
+        configuration.trackingURL = trackingURL
+        configuration.dialect = dialect
+        configuration.metadataInterval = .seconds(metadataInterval)
+        configuration.retention = .seconds(retention)
+        configuration.drainTimeout = .seconds(drainTimeout)
+        configuration.beaconMaxAge = .seconds(beaconMaxAge)
+        configuration.quiet = quiet
+        configuration.debugTracking = debugTracking
+        configuration.macros = MacroSettings(
+            deviceUserAgent: Self.userAgent(version: version), ifa: ifa, ifaType: ifaType, limitAdTracking: limitAdTracking)
+        return configuration
+    }
+
+    /// The `User-Agent` of every request of `beaconctl run`, which `[DEVICEUA]` repeats.
+    public static func userAgent(version: String) -> String {
+        "beaconctl/\(version)"
+    }
+
+    /// What the HTTP client runs with: `httpTimeout` in all, at most 5 s of it to connect.
+    public func httpClientConfiguration(userAgent: String) -> CurlHTTPClient.Configuration {
+        let total = Duration.seconds(httpTimeout)
+        return CurlHTTPClient.Configuration(connectTimeout: min(.seconds(5), total), totalTimeout: total, userAgent: userAgent)
+    }
+}

@@ -1,0 +1,35 @@
+import BeaconDomain
+/// What a reload of the configuration does to the running settings: the keys that change at run
+/// time take their new values; the others keep theirs, and those that differ are named as needing
+/// a restart (and named again at each reload until then).
+public struct SettingsReload: Sendable, Equatable {
+    /// The settings a running daemon can take on.
+    public static let changeableAtRunTime: Set<SettingKey> = [.logLevel, .debugTracking, .quiet, .metadataInterval, .retention, .beaconMaxAge]
+
+    /// The settings to run with from now on.
+    public var settings: Settings
+    /// Changed now, each as `key old -> new`.
+    public var changed: [String]
+    /// Differ but keep their running value until a restart; named without values, as URLs may carry tokens.
+    public var needRestart: [SettingKey]
+
+    public init(running: Settings, reloaded: Settings) {
+        settings = running
+        changed = []
+        needRestart = []
+        for key in SettingKey.allCases where running.tomlValue(of: key) != reloaded.tomlValue(of: key) {
+            if Self.changeableAtRunTime.contains(key) {
+                changed.append("\(key.rawValue) \(running.tomlValue(of: key) ?? "unset") -> \(reloaded.tomlValue(of: key) ?? "unset")")
+            } else {
+                needRestart.append(key)
+            }
+        }
+        settings.logLevel = reloaded.logLevel
+        settings.debugTracking = reloaded.debugTracking
+        settings.quiet = reloaded.quiet
+        settings.metadataInterval = reloaded.metadataInterval
+        settings.retention = reloaded.retention
+        settings.beaconMaxAge = reloaded.beaconMaxAge
+        for key in Self.changeableAtRunTime { settings.sources[key] = reloaded.sources[key] }
+    }
+}

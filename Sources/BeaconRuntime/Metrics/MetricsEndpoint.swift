@@ -1,0 +1,42 @@
+import BeaconDomain
+internal import Prometheus
+
+/// The `/metrics` endpoint: the daemon's metrics in the Prometheus text exposition format.
+///
+/// Owns the registry its ``metrics`` record into; each scrape first refreshes the gauges from the
+/// daemon's status, so ages are as of the scrape.
+public struct MetricsEndpoint: Sendable {
+    public static let path = "/metrics"
+    /// The Prometheus text exposition format, version 0.0.4.
+    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+    /// A scrape is a bodiless GET: anything bigger is refused before it is read.
+    public static let maxRequestBodyBytes = 1024
+
+    /// Where the daemon's notifications go.
+    public let metrics: DaemonMetrics
+    private let registry: PrometheusCollectorRegistry
+    private let now: @Sendable () -> Milliseconds
+
+    public init(now: @escaping @Sendable () -> Milliseconds = WallClock.now) {
+        let registry = PrometheusCollectorRegistry()
+        self.registry = registry
+        self.metrics = DaemonMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        self.now = now
+    }
+
+    /// `GET /metrics` (any query) gets the exposition, with the gauges refreshed from `status`;
+    /// every other method or path gets 404.
+    public func respond(to request: HTTPServer.Request, status: () async -> StatusReport) async -> HTTPServer.Response {
+        guard request.method == "GET", request.path == Self.path else { return .status(404) }
+        metrics.observe(await status(), now: now())
+        return HTTPServer.Response(status: 200, headers: [("Content-Type", Self.contentType)], body: registry.emitToBuffer())
+    }
+
+    /// Starts serving on `address`; the server runs until stopped.
+    /// - Throws: ``HTTPServerError/cannotListen(host:port:reason:)`` when the address cannot be bound.
+    public func serve(at address: MetricsAddress, status: @escaping @Sendable () async -> StatusReport) async throws(HTTPServerError) -> HTTPServer {
+        try await HTTPServer.start(host: address.host, port: address.port, maxRequestBodyBytes: Self.maxRequestBodyBytes) { request in
+            await respond(to: request, status: status)
+        }
+    }
+}

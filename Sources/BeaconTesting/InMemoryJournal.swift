@@ -1,0 +1,86 @@
+import BeaconDomain
+import Synchronization
+
+/// A `BeaconJournal` kept in memory, faithful to the protocol, whose calls can be made to throw.
+/// Every call is appended to `calls` (and to `log`, when given, to order it against other doubles).
+public final class InMemoryJournal: BeaconJournal, Sendable {
+    /// A journal method, to make it throw or to look for it in `calls`.
+    public enum Call: String, Sendable, CaseIterable {
+        case save, unfinishedDeliveries, deliveries, session, prune
+    }
+
+    private struct Storage {
+        var deliveries: [BeaconDelivery.Key: BeaconDelivery] = [:]
+        var sessions: [String: SessionSnapshot] = [:]
+        var failing: Set<Call> = []
+        var calls: [Call] = []
+    }
+
+    private let storage = Mutex(Storage())
+    private let log: Recorder<String>?
+
+    public init(_ deliveries: [BeaconDelivery] = [], log: Recorder<String>? = nil) {
+        self.log = log
+        storage.withLock { storage in
+            for delivery in deliveries { storage.deliveries[delivery.key] = delivery }
+        }
+    }
+
+    /// Makes these calls throw from now on (and only these).
+    public func fail(_ calls: Set<Call>) { storage.withLock { $0.failing = calls } }
+
+    public var calls: [Call] { storage.withLock { $0.calls } }
+    public var allDeliveries: [BeaconDelivery] { storage.withLock { Array($0.deliveries.values) } }
+    public func delivery(_ key: BeaconDelivery.Key) -> BeaconDelivery? { storage.withLock { $0.deliveries[key] } }
+    public var sessions: [SessionSnapshot] { storage.withLock { Array($0.sessions.values) } }
+
+    private func enter(_ call: Call) throws(JournalError) {
+        let fails = storage.withLock { storage in
+            storage.calls.append(call)
+            return storage.failing.contains(call)
+        }
+        if fails { throw JournalError(reason: "\(call.rawValue) failed: disk full") }
+    }
+
+    public func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?) throws(JournalError) {
+        try enter(.save)
+        storage.withLock { storage in
+            for delivery in deliveries { storage.deliveries[delivery.key] = delivery }
+            if let session { storage.sessions[session.endpoints.journalKey] = session }
+        }
+        for delivery in deliveries { log?.append("journal \(delivery.state.rawValue) \(delivery.key.url)") }
+    }
+
+    public func unfinishedDeliveries() throws(JournalError) -> [BeaconDelivery] {
+        try enter(.unfinishedDeliveries)
+        return storage.withLock { storage in
+            storage.deliveries.values.filter { !$0.state.isFinished }.sorted { ($0.dueAt, $0.key.url) < ($1.dueAt, $1.key.url) }
+        }
+    }
+
+    public func deliveries(ofSession sessionID: String) throws(JournalError) -> [BeaconDelivery] {
+        try enter(.deliveries)
+        return storage.withLock { $0.deliveries.values.filter { $0.key.sessionID == sessionID } }
+    }
+
+    public func session(sessionID: String?, mediaURL: String, savedSince: Milliseconds) throws(JournalError) -> SessionSnapshot? {
+        try enter(.session)
+        return storage.withLock { storage in
+            storage.sessions.values
+                .filter { snapshot in
+                    let matches = sessionID.map { snapshot.endpoints.sessionId == $0 } ?? (snapshot.endpoints.mediaUrl == mediaURL)
+                    return matches && snapshot.savedAt >= savedSince
+                }
+                .max { $0.savedAt < $1.savedAt }
+        }
+    }
+
+    public func prune(before cutoff: Milliseconds) throws(JournalError) {
+        try enter(.prune)
+        storage.withLock { storage in
+            storage.deliveries = storage.deliveries.filter { !$0.value.state.isFinished || $0.value.updatedAt >= cutoff }
+            let busy = Set(storage.deliveries.values.filter { !$0.state.isFinished }.map(\.key.sessionID))
+            storage.sessions = storage.sessions.filter { $0.value.savedAt >= cutoff || busy.contains($0.key) }
+        }
+    }
+}
