@@ -11,6 +11,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "beaconctl", targets: ["beaconctl"]),
+        // For the benchmarks' own package (Benchmarks/) only: not an API, no promise between releases.
+        .library(name: "BeaconBenchmarkSupport", targets: ["BeaconDomain", "BeaconStorage", "BeaconRuntime", "BeaconSimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

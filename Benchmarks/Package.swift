@@ -21,8 +21,7 @@ let package = Package(
         .target(
             name: "BenchmarkSchedules",
             dependencies: [
-                .product(name: "BeaconCore", package: "beaconctl"),
-                .product(name: "BeaconSimulator", package: "beaconctl"),
+                .product(name: "BeaconBenchmarkSupport", package: "beaconctl"),
             ],
             swiftSettings: strictSettings
         ),
@@ -31,7 +30,7 @@ let package = Package(
             name: name,
             dependencies: [
                 "BenchmarkSchedules",
-                .product(name: "BeaconCore", package: "beaconctl"),
+                .product(name: "BeaconBenchmarkSupport", package: "beaconctl"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/\(name)",

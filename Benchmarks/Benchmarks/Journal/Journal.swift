@@ -1,4 +1,6 @@
-import BeaconCore
+import BeaconDomain
+import BeaconStorage
+import BeaconRuntime
 import Benchmark
 import BenchmarkSchedules
 
@@ -30,7 +32,7 @@ final class JournalSaver {
         let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!).map { String(cString: $0) } }
         guard let made else { throw JournalError(reason: "cannot make a directory in \(parent)") }
         directory = made
-        journal = try SQLiteBeaconJournal(directory: made)
+        journal = try SQLiteBeaconJournal(directory: made, time: .system)
     }
 
     /// Saves the session's snapshot, as the daemon does after a metadata change or a played stretch.

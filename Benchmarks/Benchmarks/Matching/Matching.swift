@@ -1,4 +1,4 @@
-import BeaconCore
+import BeaconDomain
 import Benchmark
 import BenchmarkSchedules
 

@@ -1,4 +1,4 @@
-import BeaconCore
+import BeaconDomain
 import BeaconSimulator
 
 /// Metadata shaped like live TV for the benchmarks: a pod every ten minutes, each of standard
