@@ -117,12 +117,12 @@ public enum WatchView {
     }
 
     private static func problems(in history: [EventEntry]) -> [StyledLine] {
-        let problems = history.filter { $0.type != .info }.suffix(problemsShown)
+        let problems = history.filter { $0.severity != .info }.suffix(problemsShown)
         var lines = [StyledLine(), StyledLine("last warnings and errors", .bold)]
         if problems.isEmpty { lines.append(StyledLine("  none", .dim)) }
         for entry in problems {
             var line = StyledLine("  \(UTCTime.format(entry.time))  ")
-            line.append(entry.type.rawValue.uppercased(), entry.type == .error ? .red : .yellow)
+            line.append(entry.severity.rawValue.uppercased(), entry.severity == .error ? .red : .yellow)
             line.append("  \(entry.code)  \(entry.name)\(entry.detailsText)")
             lines.append(line)
         }

@@ -11,7 +11,7 @@ struct EventsCommand: AsyncParsableCommand {
         abstract: "Show the running daemon's event history: errors, warnings and what it did.",
         discussion: """
             One line per event, oldest first: UTC time, type (INFO, WARNING, ERROR), code, name and \
-            details as key=value. The daemon keeps the last \(EventJournal.defaultCapacity) events. \
+            details as key=value. The daemon keeps the last \(EventHistoryRecorder.defaultCapacity) events. \
             --follow then prints each new event as it happens, until the daemon stops or Ctrl-C; \
             --json prints each event as one JSON line. Exits 1 when no daemon listens on the socket.
             """

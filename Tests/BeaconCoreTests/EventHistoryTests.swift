@@ -22,7 +22,7 @@ import Testing
         #expect(history.entries.map(\.sequence) == [1, 2, 3])
         #expect(history.entries.map(\.time) == [1_000, 1_001, 1_002])
         #expect(history.entries.map { $0.details["index"] } == ["0", "1", "2"])
-        #expect(history.entries.allSatisfy { $0.code == 201001 && $0.name == "lineRejected" && $0.type == .warning })
+        #expect(history.entries.allSatisfy { $0.code == 201001 && $0.name == "lineRejected" && $0.severity == .warning })
     }
 
     @Test(arguments: [1, 4, 5, 7, 8, 9, 1_000])

@@ -11,7 +11,7 @@ import Testing
 @Suite struct EventKindTests {
     @Test(arguments: EventKind.allCases)
     func theCodeReadsTypeBandThenAreaThenNumber(kind: EventKind) {
-        #expect(kind.code / 100_000 == kind.type.band, "\(kind.name): band of \(kind.code)")
+        #expect(kind.code / 100_000 == kind.severity.band, "\(kind.name): band of \(kind.code)")
         #expect(kind.code / 1000 % 100 == kind.area.rawValue, "\(kind.name): area of \(kind.code)")
         #expect((1...999).contains(kind.code % 1000), "\(kind.name): number within \(kind.code)")
     }
@@ -26,9 +26,9 @@ import Testing
     }
 
     @Test func bandsAreErrorsWarningsInfo() {
-        #expect(EventType.error.band == 1)
-        #expect(EventType.warning.band == 2)
-        #expect(EventType.info.band == 3)
+        #expect(EventSeverity.error.band == 1)
+        #expect(EventSeverity.warning.band == 2)
+        #expect(EventSeverity.info.band == 3)
     }
 
     /// The README's table is the operators' reference: it must list every kind as the code has it.
@@ -40,7 +40,7 @@ import Testing
         let documented = rows.map { row in
             row.split(separator: "|").prefix(4).map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "") }
         }
-        let expected = EventKind.allCases.map { ["\($0.code)", $0.name, $0.type.rawValue, "\($0.area)"] }
+        let expected = EventKind.allCases.map { ["\($0.code)", $0.name, $0.severity.rawValue, "\($0.area)"] }
         #expect(documented == expected)
     }
 }

@@ -40,7 +40,7 @@ import Testing
                 #expect(entries.prefix(3).map(\.name) == ["sessionStarting", "sessionReady", "metadataApplied"])
                 #expect(entries.prefix(3).map(\.code) == [302001, 302002, 303001])
                 let failures = entries.filter { $0.code == 103001 }
-                #expect(failures.allSatisfy { $0.name == "metadataFailed" && $0.type == .error })
+                #expect(failures.allSatisfy { $0.name == "metadataFailed" && $0.severity == .error })
                 #expect(failures.contains { $0.details["reason"] == "HTTP 500" }, "\(json.stdout)")
                 #expect(failures.contains { $0.details["reason"]?.hasPrefix("rejected") == true }, "\(json.stdout)")
                 // A refresh that repeats the ad breaks is not recorded again after the first.
@@ -108,7 +108,7 @@ import Testing
             #expect(received < flood.count * 100)
             let json = try await runBeaconctl(["events", "--json", "--socket", daemon.socketPath])
             #expect(json.status == 0)
-            #expect(json.stdout.split(separator: "\n").count == EventJournal.defaultCapacity)
+            #expect(json.stdout.split(separator: "\n").count == EventHistoryRecorder.defaultCapacity)
             try await finish(daemon)
         }
     }

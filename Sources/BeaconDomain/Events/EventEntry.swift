@@ -13,15 +13,22 @@ public struct EventEntry: Sendable, Equatable, Codable {
     public var sequence: UInt64
     /// When it happened, epoch milliseconds (UTC, wall clock).
     public var time: Milliseconds
-    public var type: EventType
+    /// How serious it is; `type` on the wire.
+    public var severity: EventSeverity
     public var code: Int
     public var name: String
     public var details: [String: String]
 
+    private enum CodingKeys: String, CodingKey {
+        case sequence, time
+        case severity = "type"
+        case code, name, details
+    }
+
     public init(sequence: UInt64, time: Milliseconds, event: HistoryEvent) {
         self.sequence = sequence
         self.time = time
-        self.type = event.kind.type
+        self.severity = event.kind.severity
         self.code = event.kind.code
         self.name = event.kind.name
         self.details = event.details
@@ -35,11 +42,11 @@ public struct EventEntry: Sendable, Equatable, Codable {
         try JSONDecoder().decode(EventEntry.self, from: Data(jsonLine.utf8))
     }
 
-    /// One line for a person: `UTC time  TYPE  code  name  key=value...`.
+    /// One line for a person: `UTC time  SEVERITY  code  name  key=value...`.
     public func humanLine() -> String {
-        let type = self.type.rawValue.uppercased()
-        let padding = String(repeating: " ", count: max(0, 7 - type.count))
-        return "\(UTCTime.format(time))  \(type)\(padding)  \(code)  \(name)\(detailsText)"
+        let severity = self.severity.rawValue.uppercased()
+        let padding = String(repeating: " ", count: max(0, 7 - severity.count))
+        return "\(UTCTime.format(time))  \(severity)\(padding)  \(code)  \(name)\(detailsText)"
     }
 
     /// The details as `  key=value` each, keys sorted, values with spaces, quotes or control

@@ -32,7 +32,7 @@ public enum EventKind: Int, Sendable, CaseIterable {
     /// The camelCase name shown next to the code.
     public var name: String { "\(self)" }
 
-    public var type: EventType {
+    public var severity: EventSeverity {
         switch self {
         case .sessionFailed, .metadataFailed: .error
         case .lineRejected, .beaconsFailed, .drainTimedOut: .warning

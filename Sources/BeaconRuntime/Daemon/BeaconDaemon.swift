@@ -29,7 +29,7 @@ public actor BeaconDaemon: Service {
     /// Which refused lines are logged, per client.
     private var refusalLog = RefusalLogLimit()
     /// The event history, recorded from the notifications; `events` on the control socket reads it.
-    public nonisolated let events: EventJournal
+    public nonisolated let events: EventHistoryRecorder
 
     /// One logger per operation, so each line says what it is about.
     private struct Logs {
@@ -167,7 +167,7 @@ public actor BeaconDaemon: Service {
         self.retryPolicy = RetryPolicy(backoff: configuration.retryBackoff, maxAge: configuration.beaconMaxAge.milliseconds)
         self.journal = JournalAccess(opener: journal)
         self.announce = announce
-        let events = EventJournal(now: { time.wallNow() })
+        let events = EventHistoryRecorder(now: { time.wallNow() })
         self.events = events
         self.notify = { notification in
             events.record(notification)

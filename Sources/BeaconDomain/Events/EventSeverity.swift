@@ -1,10 +1,10 @@
 /// How serious a recorded event is; the first digit of its code says the same.
-public enum EventType: String, Sendable, Codable, CaseIterable {
+public enum EventSeverity: String, Sendable, Codable, CaseIterable {
     case error
     case warning
     case info
 
-    /// The first digit of every code of this type: 1 errors, 2 warnings, 3 info.
+    /// The first digit of every code of this severity: 1 errors, 2 warnings, 3 info.
     public var band: Int {
         switch self {
         case .error: 1

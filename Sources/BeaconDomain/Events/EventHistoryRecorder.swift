@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Recording never waits: it runs on the daemon's own path (under a lock held for one append),
 /// and a follower that does not keep up is dropped, never waited for.
-public final class EventJournal: Sendable {
+public final class EventHistoryRecorder: Sendable {
     /// Entries kept when none is given.
     public static let defaultCapacity = 256
 
