@@ -6,7 +6,6 @@ import BeaconHTTP
 import BeaconStorage
 import BeaconSimulator
 import Logging
-import Synchronization
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,9 +41,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logLevel: Logger.Level = verbose ? .info : .error
-        let logOutput = LogOutput.standardError(style: .human)
-        LoggingSystem.bootstrap { LineLogHandler(component: $0, logLevel: logLevel, output: logOutput.append) }
+        let logOutput = DaemonRuntime.startLogging(style: .human, level: SharedLogLevel(verbose ? .info : .error))
         let service = try await DemoService.start(dialect)
         let pod = service.pod
         let startedAt = WallClock.now()
@@ -58,39 +55,18 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.mediaURL = service.mediaURL
         configuration.dialect = dialect
         configuration.metadataInterval = .seconds(1)
-        let client = CurlHTTPClient(userAgent: userAgent)
-        let tally = Mutex<[ReportingState: Int]>([:])
-        let metricsEndpoint = MetricsOption.makeEndpoint(for: metrics.metricsAddress)
-        let daemon = BeaconDaemon(
-            configuration: configuration, client: client, logger: Logger(label: "daemon"),
-            notify: { notification in
-                metricsEndpoint?.metrics.record(notification)
-                switch notification {
-                case .sessionReady(let endpoints):
-                    out("session ready   sessionId \(endpoints.sessionId ?? "-")")
-                    out("  manifest      \(endpoints.manifestUrl)")
-                    out("  tracking      \(endpoints.trackingUrl)")
-                    out("")
-                    out("   time  event            ad                 ad break       result")
-                case .sessionFailed(_, let reason):
-                    out("session failed: \(reason)")
-                case .beaconsDelivered(let firing, let results, let state):
-                    tally.withLock { $0[state, default: 0] += 1 }
-                    let outcome = results.map(Self.describe).joined(separator: ", ")
-                    let elapsed = UTCTime.formatSpan(WallClock.now() - startedAt)
-                    out("  \(Self.pad(elapsed, 6)) \(Self.pad(firing.event.rawValue, 16)) \(Self.pad(firing.adID, 18)) \(Self.pad(firing.podID, 14)) \(outcome)")
-                default:
-                    break
-                }
-            })
-        let metricsServer = try await MetricsOption.serve(metricsEndpoint, at: metrics.metricsAddress, of: daemon, logger: Logger(label: "daemon"))
+        let screen = DemoScreen(startedAt: startedAt, out: out)
+        var options = DaemonRuntime.Options(configuration: configuration, http: CurlHTTPClient.Configuration(userAgent: userAgent))
+        options.metricsAddress = metrics.metricsAddress
+        options.subscribers = [screen]
+        let runtime = DaemonRuntime(options, logOutput: logOutput)
+        let daemon = runtime.daemon
+        let metricsServer = try await runtime.serveMetrics(logger: runtime.logger)
         if let metricsServer {
             out("  metrics: curl -s \(metricsServer.baseURL)\(MetricsEndpoint.path) | grep beaconctl_")
         }
         // The demo answers 'beaconctl status' like a daemon, unless a real one holds the socket.
-        let controlSocket = ControlSocketServer(
-            path: socket.path, responder: { line, client in await daemon.reply(to: line, from: client) },
-            clientLeft: { client in await daemon.inputEnded(from: client) })
+        let controlSocket = runtime.controlSocket(path: socket.path)
         let listening: Bool
         do {
             try await controlSocket.bind()
@@ -107,7 +83,7 @@ struct DemoCommand: AsyncParsableCommand {
             if listening { group.addTask { try? await controlSocket.run() } }
             let played = await withDiscardingTaskGroup { playback in
                 playback.addTask { await daemon.run() }
-                await SimulatedPlayer(pod: pod).play(until: end) { line in _ = await daemon.handle(.text(line)) }
+                await SimulatedPlayer(pod: pod).play(until: end) { line in _ = await runtime.lines.handle(.text(line)) }
                 let played = await daemon.statusReport()
                 daemon.stop()
                 return played
@@ -118,9 +94,8 @@ struct DemoCommand: AsyncParsableCommand {
         let counters = await daemon.statusReport().counters
         await metricsServer?.stop()
         await service.stop()
-        await client.shutdown()
-        await logOutput.flush(timeout: .seconds(2))
-        let counts = tally.withLock { $0 }
+        await runtime.shutdown()
+        let counts = screen.counts
         out("")
         out("summary: \(counts[.done, default: 0]) tracking events done, \(counts[.failed, default: 0]) failed; "
             + "\(counters.beaconsSent) beacons sent, \(service.receivedBeacons().count) received by the sink; "
@@ -131,18 +106,5 @@ struct DemoCommand: AsyncParsableCommand {
                 out("  not fired in \(ad.id) (the simulated viewer did not do these): \(unfired.joined(separator: " "))")
             }
         }
-    }
-
-    private static func describe(_ result: BeaconSender.Result) -> String {
-        switch result.outcome {
-        case .answered(let status): "HTTP \(status) in \(result.latencyMilliseconds) ms"
-        case .failed(let reason): "failed: \(reason)"
-        case .refused(let reason): "refused: \(reason)"
-        case .notSent: "not sent (quiet)"
-        }
-    }
-
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 }

@@ -95,52 +95,31 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let logLevel = SharedLogLevel(settings.logLevel)
-        let logOutput = LogOutput.standardError(style: style)
-        LoggingSystem.bootstrap { LineLogHandler(component: $0, level: logLevel, style: style, output: logOutput.append) }
-        let logger = Logger(label: "daemon")
+        let logOutput = DaemonRuntime.startLogging(style: style, level: logLevel)
+        var runtimeOptions = DaemonRuntime.Options(
+            configuration: settings.daemonConfiguration(version: Beaconctl.version),
+            http: settings.httpClientConfiguration(userAgent: Settings.userAgent(version: Beaconctl.version)))
+        runtimeOptions.stateDirectory = lock
+        runtimeOptions.metricsAddress = settings.metricsAddress
+        runtimeOptions.environment = environment
+        runtimeOptions.announce = StandardOutput.writeLine
+        LargeAllocations.keepOnOwnPages()
+        let runtime = DaemonRuntime(runtimeOptions, logOutput: logOutput)
+        let daemon = runtime.daemon
+        let logger = runtime.logger
         var startup = logger.operation("init")
         if let file = loaded.file { startup.info("configuration read file=\(file.path)") }
         if settings.isDebugLogging {
             startup.logLevel = min(startup.logLevel, .warning)
             startup.warning("\(settings.debugLoggingWarning)")
         }
-        let configuration = settings.daemonConfiguration(version: Beaconctl.version)
-        LargeAllocations.keepOnOwnPages()
-
-        let httpConfiguration = settings.httpClientConfiguration(userAgent: Settings.userAgent(version: Beaconctl.version))
-        let client = CurlHTTPClient(configuration: httpConfiguration)
-        // Its own connections: beacon requests holding the metadata host's never delay a refresh.
-        let metadataClient = CurlHTTPClient(configuration: httpConfiguration)
-        let notifier = NotifySocket(environment: environment).map { notifySocket in
-            SystemdNotifier(
-                channel: notifySocket,
-                petInterval: Watchdog.petInterval(environment: environment, processID: ProcessInfo.processInfo.processIdentifier),
-                clock: ContinuousClock())
-        }
-        let metricsEndpoint = MetricsOption.makeEndpoint(for: settings.metricsAddress)
         startup.info("journal of beacon deliveries and sessions directory=\(stateDirectory)")
-        let maxAge = configuration.beaconMaxAge.milliseconds
-        let daemon = BeaconDaemon(
-            configuration: configuration, client: client, metadataClient: metadataClient,
-            journal: { () throws(JournalError) in
-                do throws(StateDirectoryLockError) { try lock.acquire() } catch { throw JournalError(reason: error.description) }
-                return try SQLiteBeaconJournal(directory: stateDirectory, time: .system, beaconMaxAge: maxAge)
-            },
-            logger: logger, announce: StandardOutput.writeLine,
-            notify: { notification in
-                notifier?.observe(notification)
-                metricsEndpoint?.metrics.record(notification)
-            },
-            logLinesDropped: { logOutput.droppedLines })
         // The notifier goes first so that it stops last: the watchdog is petted through the drain.
-        var services: [any Service] = notifier.map { [SystemdNotifierService(notifier: $0, daemon: daemon)] } ?? []
-        if let server = try await MetricsOption.serve(metricsEndpoint, at: settings.metricsAddress, of: daemon, logger: startup) {
+        var services: [any Service] = runtime.notifier.map { [SystemdNotifierService(notifier: $0, daemon: daemon)] } ?? []
+        if let server = try await runtime.serveMetrics(logger: startup) {
             services.append(server)
         }
-        let controlSocket = ControlSocketServer(
-            path: settings.socket, logger: logger.operation("socket", component: "control"),
-            responder: { line, client in await daemon.reply(to: line, from: client) },
-            clientLeft: { client in await daemon.inputEnded(from: client) })
+        let controlSocket = runtime.controlSocket(path: settings.socket)
         try await controlSocket.bind()
         startup.info("listening on control socket path=\(settings.socket)")
 
@@ -148,7 +127,7 @@ struct RunCommand: AsyncParsableCommand {
         // They shut down in reverse order, so the daemon drains after input has stopped, and
         // metrics are served until it has drained.
         services += [daemon, ControlSocketService(server: controlSocket)]
-        if readStandardInput { services.append(StandardInputService(daemon: daemon)) }
+        if readStandardInput { services.append(StandardInputService(lines: runtime.lines)) }
         var reloadLogger = logger.operation("reload")
         // What a reload did is always shown, whatever the log level.
         reloadLogger.logLevel = .notice
@@ -168,9 +147,7 @@ struct RunCommand: AsyncParsableCommand {
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: groupLogger))
         var failure: (any Error)?
         do { try await group.run() } catch { failure = error }
-        await client.shutdown()
-        await metadataClient.shutdown()
-        await logOutput.flush(timeout: .seconds(2))
+        await runtime.shutdown()
         if let failure { throw failure }
     }
 }
@@ -198,14 +175,14 @@ struct SystemdNotifierService: Service {
 /// Feeds standard input to the daemon; its end ends the service, which shuts the group down gracefully.
 /// Replies are dropped: a session's JSON line reaches stdout anyway and refusals are logged.
 struct StandardInputService: Service {
-    let daemon: BeaconDaemon
+    let lines: ControlProtocol
 
     func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
-                await daemon.waitUntilSettled()
-                try await StandardInputLines().run { line in _ = await daemon.handle(line, from: .standardInput) }
-                await daemon.inputEnded(from: .standardInput)
+                await lines.daemon.waitUntilSettled()
+                try await StandardInputLines().run { line in _ = await lines.handle(line, from: .standardInput) }
+                await lines.inputEnded(from: .standardInput)
             }
         } catch is CancellationError {
             // SIGTERM while stdin is still open cancels the read: the drain goes on, exit status 0.

@@ -36,11 +36,11 @@ import Testing
     }
 
     /// What the daemon told, and (into `log`, when given) when a tracking event got its final state.
-    struct Observed: Sendable {
+    struct Observed: DaemonNotificationSubscriber {
         let notifications = Recorder<DaemonNotification>()
         var log: Recorder<String>? = nil
 
-        func record(_ notification: DaemonNotification) {
+        func receive(_ notification: DaemonNotification) {
             notifications.append(notification)
             if case .beaconsDelivered(let firing, _, let state) = notification {
                 for url in firing.signalingUrls { log?.append("\(state.rawValue) \(url)") }
@@ -64,15 +64,15 @@ import Testing
     /// and waits for `run()` to end.
     func withDaemon(
         _ configuration: DaemonConfiguration = configuration(), client: ScriptedHTTPClient, metadataClient: ScriptedHTTPClient? = nil,
-        journal: InMemoryJournal? = nil, observed: Observed = Observed(), time: TimeSource = .system,
-        _ body: @Sendable (BeaconDaemon) async throws -> Void
+        journal: InMemoryJournal? = nil, observed: Observed = Observed(), notifications: DaemonNotificationHub? = nil,
+        time: TimeSource = .system, _ body: @Sendable (BeaconDaemon) async throws -> Void
     ) async throws {
         var opener: (@Sendable () throws(JournalError) -> any BeaconJournal)?
         if let journal { opener = { journal } }
         let daemon = BeaconDaemon(
             configuration: configuration, client: client, metadataClient: metadataClient, journal: opener, time: time,
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
-            notify: { observed.record($0) })
+            notifications: notifications ?? DaemonNotificationHub([observed]))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await daemon.run() }
             defer { daemon.stop() }
@@ -265,5 +265,12 @@ import Testing
         #expect(client.requestCount(finished.key.url) == 0)
         #expect(journal.delivery(inFlight.key)?.attempts == 2)
         #expect(journal.delivery(due.key)?.attempts == 1)
+    }
+}
+
+extension BeaconDaemon {
+    /// One line as stdin gives it: parsed outside the actor, as ``ControlProtocol`` does.
+    func handle(_ line: RawLine) async -> String? {
+        await ControlProtocol(daemon: self, events: EventHistoryRecorder(now: { 0 })).handle(line)
     }
 }

@@ -125,7 +125,7 @@ import Testing
             .drainStarted(inFlight: 1),
             .sessionEnded(sessionId: "s"),
         ]
-        for notification in script { metrics.record(notification) }
+        for notification in script { metrics.receive(notification) }
         var report = status(session: true, lastTickAt: now - 1_500, lastMetadataAt: now - 2_250)
         report.journal = StatusReport.Journal(state: .ok)
         report.counters.logLinesDropped = 7

@@ -26,9 +26,9 @@ import Testing
 
     @Test func recordsWhatTheHistoryKeepsStampedByTheClock() {
         let recorder = EventHistoryRecorder(capacity: 8, now: Self.steppingClock())
-        recorder.record(.sessionStarting(mediaURL: "http://m"))
-        recorder.record(.metadataUnchanged(bytes: 3))
-        recorder.record(.metadataFailed(reason: "HTTP 500"))
+        recorder.receive(.sessionStarting(mediaURL: "http://m"))
+        recorder.receive(.metadataUnchanged(bytes: 3))
+        recorder.receive(.metadataFailed(reason: "HTTP 500"))
         #expect(recorder.entries.map(\.name) == ["sessionStarting", "metadataFailed"])
         #expect(recorder.entries.map(\.time) == [10_000, 10_001])
         #expect(recorder.reply() == EventHistoryReply(capacity: 8, events: recorder.entries))
@@ -36,14 +36,14 @@ import Testing
 
     @Test func metadataRefreshesAreRecordedOnlyWhenTheAdBreakCountChangesOrAfterAFailure() {
         let recorder = EventHistoryRecorder(now: Self.steppingClock())
-        recorder.record(Self.applied(1, end: 1))
-        recorder.record(Self.applied(1, end: 2))
-        recorder.record(Self.applied(2, end: 3))
-        recorder.record(Self.applied(2, end: 4))
-        recorder.record(.metadataFailed(reason: "HTTP 500"))
-        recorder.record(Self.applied(2, end: 5))
-        recorder.record(.sessionEnded(sessionId: "s"))
-        recorder.record(Self.applied(2, end: 6))
+        recorder.receive(Self.applied(1, end: 1))
+        recorder.receive(Self.applied(1, end: 2))
+        recorder.receive(Self.applied(2, end: 3))
+        recorder.receive(Self.applied(2, end: 4))
+        recorder.receive(.metadataFailed(reason: "HTTP 500"))
+        recorder.receive(Self.applied(2, end: 5))
+        recorder.receive(.sessionEnded(sessionId: "s"))
+        recorder.receive(Self.applied(2, end: 6))
         let kept = recorder.entries.map { "\($0.name) \($0.details["adBreaks"] ?? "")" }
         #expect(kept == [
             "metadataApplied 1", "metadataApplied 2", "metadataFailed ", "metadataApplied 2", "sessionEnded ", "metadataApplied 2",
@@ -52,11 +52,11 @@ import Testing
 
     @Test func aFollowerGetsEachNewEntryAsAJSONLine() async throws {
         let recorder = EventHistoryRecorder(now: Self.steppingClock())
-        recorder.record(.sessionStarting(mediaURL: "http://before"))
+        recorder.receive(.sessionStarting(mediaURL: "http://before"))
         let stream = recorder.follow(after: nil)
         #expect(recorder.followerCount == 1)
-        recorder.record(.metadataFailed(reason: "HTTP 500"))
-        recorder.record(.drainStarted(inFlight: 0))
+        recorder.receive(.metadataFailed(reason: "HTTP 500"))
+        recorder.receive(.drainStarted(inFlight: 0))
         recorder.finish()
         var lines: [String] = []
         for await line in stream { lines.append(line) }
@@ -69,9 +69,9 @@ import Testing
 
     @Test func aFollowerResumesAfterTheLastSequenceItSaw() async throws {
         let recorder = EventHistoryRecorder(capacity: 3, now: Self.steppingClock())
-        for index in 0..<5 { recorder.record(.lineRejected(reason: "\(index)")) }  // keeps 3, 4, 5
+        for index in 0..<5 { recorder.receive(.lineRejected(reason: "\(index)")) }  // keeps 3, 4, 5
         let stream = recorder.follow(after: 3)
-        recorder.record(.lineRejected(reason: "new"))
+        recorder.receive(.lineRejected(reason: "new"))
         recorder.finish()
         var sequences: [UInt64] = []
         for await line in stream { sequences.append(try EventEntry.decode(jsonLine: line).sequence) }
@@ -82,10 +82,10 @@ import Testing
         let recorder = EventHistoryRecorder(capacity: 4, now: Self.steppingClock())
         let slow = recorder.follow(after: nil)
         let backlog = recorder.followerBacklog
-        for index in 0..<backlog { recorder.record(.lineRejected(reason: "\(index)")) }
+        for index in 0..<backlog { recorder.receive(.lineRejected(reason: "\(index)")) }
         let fresh = recorder.follow(after: nil)
         #expect(recorder.followerCount == 2)
-        recorder.record(.lineRejected(reason: "one too many"))
+        recorder.receive(.lineRejected(reason: "one too many"))
         #expect(recorder.followerCount == 1)
         // The slow one still gets what it had buffered, then its stream ends.
         var slowCount = 0
@@ -106,7 +106,7 @@ import Testing
         task.cancel()
         await task.value
         #expect(recorder.followerCount == 0)
-        recorder.record(.drainStarted(inFlight: 0))
+        recorder.receive(.drainStarted(inFlight: 0))
         #expect(recorder.entries.count == 1)
     }
 
@@ -121,7 +121,7 @@ import Testing
                     group.addTask { for await _ in recorder.follow(after: nil) {} }
                 }
                 group.addTask {
-                    for index in 0..<100 { recorder.record(.lineRejected(reason: "\(round).\(index)")) }
+                    for index in 0..<100 { recorder.receive(.lineRejected(reason: "\(round).\(index)")) }
                 }
                 await Task.yield()
                 group.cancelAll()

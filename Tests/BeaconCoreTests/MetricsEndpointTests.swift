@@ -20,7 +20,7 @@ import Testing
 
     @Test(arguments: ["/metrics", "/metrics?name[]=beaconctl_beacons_total"])
     func getMetricsAnswersTheExpositionWithGaugesAsOfTheScrape(uri: String) async throws {
-        endpoint.metrics.record(.lineRejected(reason: "garbage"))
+        endpoint.metrics.receive(.lineRejected(reason: "garbage"))
         let response = await endpoint.respond(to: HTTPServer.Request(method: "GET", uri: uri)) { status() }
         #expect(response.status == 200)
         #expect(response.headers.map(\.name) == ["Content-Type"])

@@ -87,9 +87,9 @@ import Testing
             try await eventually("ready") { channel.messages.all == ["READY=1\nSTATUS=idle"] }
             states.append("playing")
             try await eventually("the new status") { channel.messages.all.last == "STATUS=playing" }
-            notifier.observe(.drainStarted(inFlight: 2))
+            notifier.receive(.drainStarted(inFlight: 2))
             #expect(channel.messages.all.last == "STOPPING=1\nSTATUS=stopping, 2 tracking events in flight")
-            notifier.observe(.metadataFailed(reason: "HTTP 500"))
+            notifier.receive(.metadataFailed(reason: "HTTP 500"))
             group.cancelAll()
         }
         #expect(channel.pets == 0)

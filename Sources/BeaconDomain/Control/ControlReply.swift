@@ -9,3 +9,11 @@ public enum ControlReply: Sendable {
     /// ignored.
     case stream(AsyncStream<String>)
 }
+
+extension ControlReply {
+    /// The reply to a line refused or failed: `{"error": reason}`.
+    package static func errorLine(_ reason: String) -> String {
+        struct Reply: Encodable { var error: String }
+        return JSONLine.encode(Reply(error: reason))
+    }
+}

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Recording never waits: it runs on the daemon's own path (under a lock held for one append),
 /// and a follower that does not keep up is dropped, never waited for.
-public final class EventHistoryRecorder: Sendable {
+public final class EventHistoryRecorder: DaemonNotificationSubscriber {
     /// Entries kept when none is given.
     public static let defaultCapacity = 256
 
@@ -38,7 +38,7 @@ public final class EventHistoryRecorder: Sendable {
     /// Records `notification` if the history keeps it, and hands the entry to every follower.
     ///
     /// Called by one caller at a time (the daemon actor), so followers get entries in order.
-    public func record(_ notification: DaemonNotification) {
+    package func receive(_ notification: DaemonNotification) {
         guard let event = notification.historyEvent else { return }
         let time = now()
         let recorded = state.withLock { state -> (entry: EventEntry, followers: [Int: AsyncStream<String>.Continuation])? in
@@ -112,8 +112,8 @@ public final class EventHistoryRecorder: Sendable {
         state.withLock { $0.followers.count }
     }
 
-    /// Ends every follower's stream; later ones end at once. The daemon calls it when it stops.
-    public func finish() {
+    /// Ends every follower's stream; later ones end at once. Told when the daemon stops.
+    package func finish() {
         let followers = state.withLock { state in
             state.isFinished = true
             defer { state.followers = [:] }

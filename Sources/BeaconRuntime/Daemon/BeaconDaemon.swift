@@ -10,8 +10,8 @@ import ServiceLifecycle
 
 /// The running daemon: the single owner of the session, its schedule and its counters.
 ///
-/// Input lines arrive through `handle(_:)` from any source (stdin, the control socket, the demo's
-/// player). `run()` supervises sessions (init, then metadata polling) and delivers fired beacons
+/// Input arrives parsed, through ``perform(_:line:from:)``, from any source (stdin, the control
+/// socket, the demo's player: ``ControlProtocol`` reads their lines). `run()` supervises sessions (init, then metadata polling) and delivers fired beacons
 /// until a graceful shutdown or `stop()`, then drains: in-flight beacons get `drainTimeout` to finish.
 public actor BeaconDaemon: Service {
     private var configuration: DaemonConfiguration
@@ -22,14 +22,13 @@ public actor BeaconDaemon: Service {
     private let clock: any Clock<Duration>
     private let time: TimeSource
     private let announce: @Sendable (String) -> Void
-    private let notify: @Sendable (DaemonNotification) -> Void
+    /// Where every output hears what the daemon did.
+    private let notifications: DaemonNotificationHub
     private let logger: Logger
     private var logs: Logs
     private let logLinesDropped: @Sendable () -> Int
     /// Which refused lines are logged, per client.
     private var refusalLog = RefusalLogLimit()
-    /// The event history, recorded from the notifications; `events` on the control socket reads it.
-    public nonisolated let events: EventHistoryRecorder
 
     /// One logger per operation, so each line says what it is about.
     private struct Logs {
@@ -144,9 +143,9 @@ public actor BeaconDaemon: Service {
     ///     keeps everything in memory.
     ///   - time: the monotonic instant every schedule is counted on, and the wall clock for what is shown.
     ///   - announce: receives the session's JSON line when a session is ready (stdout in `run`).
-    ///   - notify: receives what the daemon did, as it happens.
+    ///   - notifications: tells its subscribers what the daemon did, as it happens.
     ///   - logLinesDropped: how many log lines stderr did not take, for status.
-    public init(
+    package init(
         configuration: DaemonConfiguration,
         client: any HTTPClient,
         metadataClient: (any HTTPClient)? = nil,
@@ -155,7 +154,7 @@ public actor BeaconDaemon: Service {
         time: TimeSource = .system,
         logger: Logger,
         announce: @escaping @Sendable (String) -> Void = { _ in },
-        notify: @escaping @Sendable (DaemonNotification) -> Void = { _ in },
+        notifications: DaemonNotificationHub = DaemonNotificationHub(),
         logLinesDropped: @escaping @Sendable () -> Int = { 0 }
     ) {
         self.configuration = configuration
@@ -167,12 +166,7 @@ public actor BeaconDaemon: Service {
         self.retryPolicy = RetryPolicy(backoff: configuration.retryBackoff, maxAge: configuration.beaconMaxAge.milliseconds)
         self.journal = JournalAccess(opener: journal)
         self.announce = announce
-        let events = EventHistoryRecorder(now: { time.wallNow() })
-        self.events = events
-        self.notify = { notification in
-            events.record(notification)
-            notify(notification)
-        }
+        self.notifications = notifications
         self.logger = logger
         self.logs = Logs(logger, debugTracking: configuration.debugTracking)
         self.logLinesDropped = logLinesDropped
@@ -184,6 +178,10 @@ public actor BeaconDaemon: Service {
 
     /// The monotonic instant now: what every schedule is counted on.
     private func now() -> Milliseconds { time.now() }
+
+    private func notify(_ notification: DaemonNotification) {
+        notifications.publish(notification)
+    }
 
     // MARK: Running
 
@@ -205,7 +203,7 @@ public actor BeaconDaemon: Service {
         }
         // Requests cancelled by the drain timeout stay due, as possible re-sends.
         record(results.takeAll())
-        events.finish()
+        notifications.finish()
     }
 
     /// Ends the daemon as a graceful shutdown would: stop sessions, drain beacons, return from `run()`.
@@ -599,46 +597,28 @@ public actor BeaconDaemon: Service {
 
     // MARK: Input
 
-    /// Handles one input line; returns the reply for the sender, if the line asks for one.
-    /// A stream (`events follow`) needs the control socket: here it is refused.
-    public func handle(_ line: RawLine, from client: InputClient = .standardInput) async -> String? {
-        switch await reply(to: line, from: client) {
-        case .none: nil
-        case .line(let reply): reply
-        case .stream: Self.errorReply("'events follow' needs the control socket")
+    /// Does what one parsed input line asks; returns the reply for its sender, if it asks for one.
+    /// `line` is the line as written, shown in the log if the daemon refuses it (a tick outside
+    /// the session's timeline). `status` and `events` are answered by ``ControlProtocol``.
+    package func perform(_ command: InputCommand, line: String, from client: InputClient) async -> String? {
+        if case .playhead(let tick) = command, let session, case .failure(let error) = session.tracking.placed(tick) {
+            lineRefused(error.reason, line: line, from: client)
+            return ControlReply.errorLine(error.reason)
         }
+        return await execute(command)
     }
 
-    /// Handles one line from the control socket: the reply, if any, may be a stream.
-    public func reply(to line: RawLine, from client: InputClient = .standardInput) async -> ControlReply {
-        switch line {
-        case .unreadable(let rejection):
-            return .line(refuse(rejection.description, excerpt: nil, from: client))
-        case .text(let text):
-            switch LineParser.parse(text) {
-            case .failure(let error): return .line(refuse(error.reason, excerpt: text, from: client))
-            case .success(.events(follow: true, let after)): return .stream(events.follow(after: after))
-            case .success(.playhead(let tick)):
-                if let session, case .failure(let error) = session.tracking.placed(tick) {
-                    return .line(refuse(error.reason, excerpt: text, from: client))
-                }
-                return await execute(.playhead(tick)).map { .line($0) } ?? .none
-            case .success(let command): return await execute(command).map { .line($0) } ?? .none
-            }
-        }
-    }
-
-    /// Counts every refused line; logs only the first few of each client each second (see ``RefusalLogLimit``).
-    private func refuse(_ reason: String, excerpt: String?, from client: InputClient) -> String {
+    /// Counts every refused line; logs only the first few of each client each second (see
+    /// ``RefusalLogLimit``). `line` is the line, when it was text.
+    package func lineRefused(_ reason: String, line: String?, from client: InputClient) {
         counters.badLines += 1
         let verdict = refusalLog.refused(by: client, at: time.now())
         logUnloggedRefusals(verdict.unloggedBefore, of: client)
         if verdict.logged {
-            let shown = excerpt.map { " line=\"\(Self.printable($0))\"" } ?? ""
+            let shown = line.map { " line=\"\(Self.printable($0))\"" } ?? ""
             logs.input.warning("bad input line ignored reason=\"\(reason)\"\(shown) client=\(client)")
         }
         notify(.lineRejected(reason: reason))
-        return Self.errorReply(reason)
     }
 
     /// A client's input ended (its connection closed, or stdin): the count of its refused lines not logged yet.
@@ -672,29 +652,23 @@ public actor BeaconDaemon: Service {
             if session != nil || initializingURL != nil { logs.session.info("unload") }
             endSession()
             resumeSettledWaiters()
-        case .status:
-            return statusReport().jsonLine()
-        case .events:
-            return events.reply().jsonLine()
+        case .status, .events:
+            // Answered outside the actor, from a snapshot and the event history.
+            break
         }
         return nil
     }
 
     private func load(_ mediaURL: String, options: LoadOptions) async -> String {
-        guard !draining else { return Self.errorReply("shutting down") }
+        guard !draining else { return ControlReply.errorLine("shutting down") }
         loadOptions = options
         requestSession(mediaURL)
         let waitingFor = generation
         let result = await withCheckedContinuation { loadWaiters[waitingFor, default: []].append($0) }
         switch result {
         case .success(let endpoints): return Self.announcement(endpoints)
-        case .failure(let error): return Self.errorReply(error.reason)
+        case .failure(let error): return ControlReply.errorLine(error.reason)
         }
-    }
-
-    static func errorReply(_ reason: String) -> String {
-        struct Reply: Encodable { var error: String }
-        return JSONLine.encode(Reply(error: reason))
     }
 
     /// A line as it may be logged: bounded, control characters escaped.
@@ -1001,43 +975,28 @@ public actor BeaconDaemon: Service {
 
     // MARK: Status
 
-    /// Everything the daemon knows and did, as `status` shows it.
-    public func statusReport() -> StatusReport {
-        // Schedules are monotonic instants; status shows them on the wall clock as it reads now.
-        let wallOffset = time.wallOffset()
-        let state: String
+    /// What the daemon knows and did, for `status`: ``StatusReport/init(_:)`` reads it.
+    package func snapshot() -> DaemonSnapshot {
+        let phase: DaemonSnapshot.Phase
         if let session {
-            state = session.tracking.judge.state.rawValue
+            phase = .playing(session.tracking.judge.state)
         } else if initializingURL != nil {
-            state = "initializing"
-        } else if sessionError != nil {
-            state = "error"
+            phase = .initializing
+        } else if let sessionError {
+            phase = .failed(reason: sessionError)
         } else {
-            state = "idle"
+            phase = .idle
         }
-        return StatusReport(
-            version: configuration.version, state: state, session: session?.endpoints,
-            playhead: session?.tracking.judge.lastPlayhead, lastTickAt: lastTickAt, lastMetadataAt: lastMetadataAt, dataRange: session?.tracking.dataRange,
-            adBreaks: session?.tracking.schedule.pods ?? [], counters: countersNow(), lastError: sessionError ?? lastError,
-            metadataFailures: session?.metadataSchedule.consecutiveFailures ?? 0,
-            nextMetadataAt: session?.nextMetadataAt.map { $0 + wallOffset }, initFailures: initRetries.schedule.consecutiveFailures,
-            nextInitAt: initRetries.nextAttemptAt.map { $0 + wallOffset }, deliveries: deliveryReport(wallOffset: wallOffset),
-            journal: journalReport(), timeline: session?.tracking.timeline, contentPosition: session?.tracking.contentPosition)
-    }
-
-    private func countersNow() -> StatusReport.Counters {
-        var now = counters
-        now.logLinesDropped = logLinesDropped()
-        return now
-    }
-
-    /// Unfinished deliveries of any session, and the finished ones of the session being played.
-    private func deliveryReport(wallOffset: Milliseconds) -> [StatusReport.Delivery] {
-        let sessionKey = session?.endpoints.journalKey
-        return queue.deliveries.values
-            .filter { !$0.state.isFinished || $0.key.sessionID == sessionKey }
-            .sorted { ($0.dueAt, $0.key.podID, $0.key.url) < ($1.dueAt, $1.key.podID, $1.key.url) }
-            .map { StatusReport.Delivery($0, wallOffset: wallOffset) }
+        var counters = counters
+        counters.logLinesDropped = logLinesDropped()
+        return DaemonSnapshot(
+            version: configuration.version, phase: phase, session: session?.endpoints, playhead: session?.tracking.judge.lastPlayhead,
+            lastTickAt: lastTickAt, lastMetadataAt: lastMetadataAt, dataRange: session?.tracking.dataRange,
+            adBreaks: session?.tracking.schedule.pods ?? [], counters: counters, lastError: lastError,
+            metadataFailures: session?.metadataSchedule.consecutiveFailures ?? 0, nextMetadataAt: session?.nextMetadataAt,
+            initFailures: initRetries.schedule.consecutiveFailures, nextInitAt: initRetries.nextAttemptAt, wallOffset: time.wallOffset(),
+            deliveries: queue.deliveries, journal: journalReport(), timeline: session?.tracking.timeline,
+            contentPosition: session?.tracking.contentPosition)
     }
 
     private func journalReport() -> StatusReport.Journal {

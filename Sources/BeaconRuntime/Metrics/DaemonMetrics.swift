@@ -8,7 +8,7 @@ import Synchronization
 /// Every metric goes to the factory given at init, so tests read their own registry instead of
 /// the process-wide `MetricsSystem`. Labels take values from small fixed sets only (event types,
 /// results): never URLs nor ids, so the number of series stays bounded.
-public final class DaemonMetrics: Sendable {
+public final class DaemonMetrics: DaemonNotificationSubscriber {
     /// The metric names, as Prometheus shows them.
     enum Name {
         static let beacons = "beaconctl_beacons_total"
@@ -72,8 +72,8 @@ public final class DaemonMetrics: Sendable {
         logLinesDropped = Counter(label: Name.logLinesDropped, factory: factory)
     }
 
-    /// Records what the daemon just did; pass it as (or from) the daemon's `notify`.
-    public func record(_ notification: DaemonNotification) {
+    /// Records what the daemon just did.
+    package func receive(_ notification: DaemonNotification) {
         switch notification {
         case .sessionReady: sessionsReady.increment()
         case .sessionFailed: sessionsFailed.increment()

@@ -6,9 +6,9 @@ import Synchronization
 ///
 /// ``probeUntilCancelled(_:)`` asks the daemon for a status report every
 /// ``NotifyPolicy/probePeriod`` and pets the watchdog only once the answer came: a daemon that
-/// hangs stops the petting, so the service manager restarts it. ``observe(_:)`` takes the
-/// daemon's notifications.
-public final class SystemdNotifier<C: Clock>: Sendable where C.Duration == Duration {
+/// hangs stops the petting, so the service manager restarts it. It subscribes to the daemon's
+/// notifications.
+public final class SystemdNotifier<C: Clock>: DaemonNotificationSubscriber where C.Duration == Duration {
     private let channel: any NotifyChannel
     private let clock: C
     private let policy: Mutex<NotifyPolicy>
@@ -25,7 +25,7 @@ public final class SystemdNotifier<C: Clock>: Sendable where C.Duration == Durat
     }
 
     /// Sends `STOPPING=1` as soon as the drain begins; other notifications are not its business.
-    public func observe(_ notification: DaemonNotification) {
+    package func receive(_ notification: DaemonNotification) {
         guard case .drainStarted(let inFlight) = notification else { return }
         channel.send(policy.withLock { $0.drainStarted(inFlight: inFlight) })
     }

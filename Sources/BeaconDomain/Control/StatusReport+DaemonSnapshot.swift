@@ -1,0 +1,34 @@
+extension StatusReport {
+    /// The status document of what the daemon knew at `snapshot`: schedules shown on the wall
+    /// clock, the deliveries that status lists in the order it lists them.
+    package init(_ snapshot: DaemonSnapshot) {
+        let state: String
+        var lastError = snapshot.lastError
+        switch snapshot.phase {
+        case .idle: state = "idle"
+        case .initializing: state = "initializing"
+        case .failed(let reason):
+            state = "error"
+            lastError = reason
+        case .playing(let playback): state = playback.rawValue
+        }
+        let wallOffset = snapshot.wallOffset
+        self.init(
+            version: snapshot.version, state: state, session: snapshot.session, playhead: snapshot.playhead, lastTickAt: snapshot.lastTickAt,
+            lastMetadataAt: snapshot.lastMetadataAt, dataRange: snapshot.dataRange, adBreaks: snapshot.adBreaks, counters: snapshot.counters,
+            lastError: lastError, metadataFailures: snapshot.metadataFailures, nextMetadataAt: snapshot.nextMetadataAt.map { $0 + wallOffset },
+            initFailures: snapshot.initFailures, nextInitAt: snapshot.nextInitAt.map { $0 + wallOffset },
+            deliveries: Self.deliveries(snapshot.deliveries, ofSession: snapshot.session?.journalKey, wallOffset: wallOffset),
+            journal: snapshot.journal, timeline: snapshot.timeline, contentPosition: snapshot.contentPosition)
+    }
+
+    /// Unfinished deliveries of any session, and the finished ones of the session being played.
+    private static func deliveries(
+        _ deliveries: [BeaconDelivery.Key: BeaconDelivery], ofSession sessionKey: String?, wallOffset: Milliseconds
+    ) -> [Delivery] {
+        deliveries.values
+            .filter { !$0.state.isFinished || $0.key.sessionID == sessionKey }
+            .sorted { ($0.dueAt, $0.key.podID, $0.key.url) < ($1.dueAt, $1.key.podID, $1.key.url) }
+            .map { Delivery($0, wallOffset: wallOffset) }
+    }
+}

@@ -1,0 +1,52 @@
+import BeaconDomain
+
+/// The line protocol of stdin, the control socket and the demo's player. Each line is parsed
+/// in the task that read it; the daemon actor gets only what needs its state: a command, or a
+/// refused line to count and log (once per line). `status` is assembled from the daemon's
+/// snapshot and `events` answered from the event history, both outside the actor.
+package struct ControlProtocol: Sendable {
+    package let daemon: BeaconDaemon
+    package let events: EventHistoryRecorder
+
+    package init(daemon: BeaconDaemon, events: EventHistoryRecorder) {
+        self.daemon = daemon
+        self.events = events
+    }
+
+    /// Answers one line of the control socket: the reply, if any, may be a stream.
+    package func reply(to line: RawLine, from client: InputClient) async -> ControlReply {
+        switch line {
+        case .unreadable(let rejection):
+            return await refused(rejection.description, line: nil, from: client)
+        case .text(let text):
+            switch LineParser.parse(text) {
+            case .failure(let error): return await refused(error.reason, line: text, from: client)
+            case .success(.events(follow: true, let after)): return .stream(events.follow(after: after))
+            case .success(.events(follow: false, _)): return .line(events.reply().jsonLine())
+            case .success(.status): return .line(await daemon.statusReport().jsonLine())
+            case .success(let command): return await daemon.perform(command, line: text, from: client).map { .line($0) } ?? .none
+            }
+        }
+    }
+
+    /// Handles one line of stdin or the demo's player; returns the reply, if the line asks for
+    /// one. A stream (`events follow`) needs the control socket: here it is refused.
+    package func handle(_ line: RawLine, from client: InputClient = .standardInput) async -> String? {
+        switch await reply(to: line, from: client) {
+        case .none: nil
+        case .line(let reply): reply
+        case .stream: ControlReply.errorLine("'events follow' needs the control socket")
+        }
+    }
+
+    /// Counted and logged by the daemon, answered here.
+    private func refused(_ reason: String, line: String?, from client: InputClient) async -> ControlReply {
+        await daemon.lineRefused(reason, line: line, from: client)
+        return .line(ControlReply.errorLine(reason))
+    }
+
+    /// A client's input ended (its connection closed, or stdin).
+    package func inputEnded(from client: InputClient) async {
+        await daemon.inputEnded(from: client)
+    }
+}

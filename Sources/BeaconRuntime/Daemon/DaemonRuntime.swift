@@ -1,0 +1,120 @@
+import BeaconDomain
+import BeaconHTTP
+import BeaconStorage
+import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The composition root of `run` and `demo`: the HTTP clients (beacons, and metadata on
+/// connections of its own), the journal, the notification hub and its subscribers (event
+/// history, metrics, systemd, and what the command adds), and the daemon over them.
+package struct DaemonRuntime: Sendable {
+    /// What differs between `run` and `demo`.
+    package struct Options: Sendable {
+        package var configuration: DaemonConfiguration
+        package var http: CurlHTTPClient.Configuration
+        /// The state directory of the journal, locked before each opening; nil keeps everything in memory.
+        package var stateDirectory: StateDirectoryLock?
+        package var metricsAddress: MetricsAddress?
+        /// Where systemd's `NOTIFY_SOCKET` and `WATCHDOG_USEC` are read; without them, no systemd.
+        package var environment: [String: String] = [:]
+        /// Receives the session's JSON line when a session is ready.
+        package var announce: @Sendable (String) -> Void = { _ in }
+        /// Outputs of the command's own, told after the runtime's.
+        package var subscribers: [any DaemonNotificationSubscriber] = []
+
+        package init(configuration: DaemonConfiguration, http: CurlHTTPClient.Configuration) {
+            self.configuration = configuration
+            self.http = http
+        }
+    }
+
+    package let daemon: BeaconDaemon
+    /// Reads the lines of stdin, the control socket and the demo's player.
+    package let lines: ControlProtocol
+    package let events: EventHistoryRecorder
+    package let metrics: MetricsEndpoint?
+    package let notifier: SystemdNotifier<ContinuousClock>?
+    package let logger: Logger
+    private let metricsAddress: MetricsAddress?
+    private let clients: [CurlHTTPClient]
+    private let logOutput: LogOutput
+
+    /// Builds the runtime; `logOutput` is the one ``startLogging(style:level:)`` returned.
+    package init(_ options: Options, logOutput: LogOutput, time: TimeSource = .system) {
+        let logger = Logger(label: "daemon")
+        let client = CurlHTTPClient(configuration: options.http)
+        // Its own connections: beacon requests holding the metadata host's never delay a refresh.
+        let metadataClient = CurlHTTPClient(configuration: options.http)
+        let events = EventHistoryRecorder(now: { time.wallNow() })
+        let metrics = options.metricsAddress.map { _ in MetricsEndpoint() }
+        let environment = options.environment
+        let notifier = NotifySocket(environment: environment).map { notifySocket in
+            SystemdNotifier(
+                channel: notifySocket,
+                petInterval: Watchdog.petInterval(environment: environment, processID: ProcessInfo.processInfo.processIdentifier),
+                clock: ContinuousClock())
+        }
+        let subscribers: [(any DaemonNotificationSubscriber)?] = [events, notifier, metrics?.metrics]
+        let hub = DaemonNotificationHub(subscribers.compactMap { $0 } + options.subscribers)
+        let maxAge = options.configuration.beaconMaxAge.milliseconds
+        var journal: (@Sendable () throws(JournalError) -> any BeaconJournal)?
+        if let lock = options.stateDirectory {
+            journal = { () throws(JournalError) in
+                do throws(StateDirectoryLockError) { try lock.acquire() } catch { throw JournalError(reason: error.description) }
+                return try SQLiteBeaconJournal(directory: lock.directory, time: time, beaconMaxAge: maxAge)
+            }
+        }
+        let daemon = BeaconDaemon(
+            configuration: options.configuration, client: client, metadataClient: metadataClient, journal: journal, time: time,
+            logger: logger, announce: options.announce, notifications: hub, logLinesDropped: { logOutput.droppedLines })
+        self.daemon = daemon
+        self.lines = ControlProtocol(daemon: daemon, events: events)
+        self.events = events
+        self.metrics = metrics
+        self.notifier = notifier
+        self.logger = logger
+        self.metricsAddress = options.metricsAddress
+        self.clients = [client, metadataClient]
+        self.logOutput = logOutput
+    }
+
+    /// Sends every log line of the process to stderr through one buffer, at `level` until a
+    /// logger sets its own. Once per process, before the first logger.
+    package static func startLogging(style: LineLogHandler.Style, level: SharedLogLevel) -> LogOutput {
+        let output = LogOutput.standardError(style: style)
+        LoggingSystem.bootstrap { LineLogHandler(component: $0, level: level, style: style, output: output.append) }
+        return output
+    }
+
+    /// Starts serving metrics, their gauges refreshed from the daemon's status at each scrape;
+    /// nil when metrics were not asked for.
+    /// - Throws: ``HTTPServerError`` when the address cannot be bound.
+    package func serveMetrics(logger: Logger) async throws -> HTTPServer? {
+        guard let metricsAddress, let metrics else { return nil }
+        let server = try await metrics.serve(at: metricsAddress) { [daemon] in await daemon.statusReport() }
+        logger.info("serving metrics url=\(server.baseURL)\(MetricsEndpoint.path)")
+        if !metricsAddress.isLoopback {
+            logger.warning("metrics are reachable from other hosts address=\(metricsAddress)")
+        }
+        return server
+    }
+
+    /// The control socket at `path`, answering through ``lines``; bind and run it.
+    package func controlSocket(path: String) -> ControlSocketServer {
+        ControlSocketServer(
+            path: path, logger: logger.operation("socket", component: "control"),
+            responder: { [lines] line, client in await lines.reply(to: line, from: client) },
+            clientLeft: { [lines] client in await lines.inputEnded(from: client) })
+    }
+
+    /// After the daemon's `run()` returned: ends the HTTP clients and writes out the log.
+    package func shutdown() async {
+        for client in clients { await client.shutdown() }
+        await logOutput.flush(timeout: .seconds(2))
+    }
+}

@@ -1,0 +1,52 @@
+import BeaconDomain
+import BeaconRuntime
+import Synchronization
+
+/// The demo's screen: the session as it becomes ready, then one line per finished tracking
+/// event, and the count of each final state for the summary.
+final class DemoScreen: DaemonNotificationSubscriber {
+    private let startedAt: Milliseconds
+    private let out: @Sendable (String) -> Void
+    private let tally = Mutex<[ReportingState: Int]>([:])
+
+    init(startedAt: Milliseconds, out: @escaping @Sendable (String) -> Void) {
+        self.startedAt = startedAt
+        self.out = out
+    }
+
+    /// How many tracking events finished in each state.
+    var counts: [ReportingState: Int] { tally.withLock { $0 } }
+
+    func receive(_ notification: DaemonNotification) {
+        switch notification {
+        case .sessionReady(let endpoints):
+            out("session ready   sessionId \(endpoints.sessionId ?? "-")")
+            out("  manifest      \(endpoints.manifestUrl)")
+            out("  tracking      \(endpoints.trackingUrl)")
+            out("")
+            out("   time  event            ad                 ad break       result")
+        case .sessionFailed(_, let reason):
+            out("session failed: \(reason)")
+        case .beaconsDelivered(let firing, let results, let state):
+            tally.withLock { $0[state, default: 0] += 1 }
+            let outcome = results.map(Self.describe).joined(separator: ", ")
+            let elapsed = UTCTime.formatSpan(WallClock.now() - startedAt)
+            out("  \(Self.pad(elapsed, 6)) \(Self.pad(firing.event.rawValue, 16)) \(Self.pad(firing.adID, 18)) \(Self.pad(firing.podID, 14)) \(outcome)")
+        default:
+            break
+        }
+    }
+
+    private static func describe(_ result: BeaconSender.Result) -> String {
+        switch result.outcome {
+        case .answered(let status): "HTTP \(status) in \(result.latencyMilliseconds) ms"
+        case .failed(let reason): "failed: \(reason)"
+        case .refused(let reason): "refused: \(reason)"
+        case .notSent: "not sent (quiet)"
+        }
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
