@@ -15,29 +15,47 @@ import Testing
         return BeaconDelivery(key: key, reference: EventReference(podID: pod, adIndex: 0, eventIndex: 0), state: state, dueAt: dueAt)
     }
 
-    @Test(arguments: [
-        (DaemonSnapshot.Phase.idle, "idle"), (.initializing, "initializing"), (.failed(reason: "HTTP 404"), "error"),
-        (.playing(.paused), "paused"), (.playing(.ready), "ready"),
-    ])
-    func thePhaseIsTheState(phase: DaemonSnapshot.Phase, state: String) {
-        #expect(StatusReport(DaemonSnapshot(version: "v", phase: phase)).state == state)
+    static func ready(_ tracking: TrackingSession = TrackingSession(retention: 600_000), nextMetadataAt: Milliseconds? = nil) -> DaemonSnapshot.Phase {
+        .ready(DaemonSnapshot.Session(endpoints: session, tracking: tracking, metadataFailures: 3, nextMetadataAt: nextMetadataAt))
+    }
+
+    @Test func thePhaseIsTheState() {
+        var paused = TrackingSession(retention: 600_000)
+        _ = paused.observe(PlayheadTick(playhead: Fixture.t0), arrivalTime: 0)
+        _ = paused.observe(.pause, arrivalTime: 0)
+        let phases: [(DaemonSnapshot.Phase, String)] = [
+            (.idle, "idle"), (.initializing, "initializing"), (.failed(reason: "HTTP 404"), "error"), (Self.ready(), "ready"),
+            (Self.ready(paused), "paused"),
+        ]
+        for (phase, state) in phases {
+            #expect(StatusReport(DaemonSnapshot(version: "v", phase: phase)).state == state)
+        }
+        let report = StatusReport(DaemonSnapshot(version: "v", phase: Self.ready(paused)))
+        #expect(report.session == Self.session)
+        #expect(report.playhead == Fixture.t0)
+        #expect(report.metadataFailures == 3)
     }
 
     @Test func aFailedInitSaysWhyBeforeTheLastError() {
-        let failed = StatusReport(DaemonSnapshot(version: "v", phase: .failed(reason: "HTTP 404"), lastError: "metadata: HTTP 500"))
-        #expect(failed.lastError == "HTTP 404")
-        let idle = StatusReport(DaemonSnapshot(version: "v", phase: .idle, lastError: "metadata: HTTP 500"))
-        #expect(idle.lastError == "metadata: HTTP 500")
+        var failed = DaemonSnapshot(version: "v", phase: .failed(reason: "HTTP 404"))
+        failed.lastError = "metadata: HTTP 500"
+        #expect(StatusReport(failed).lastError == "HTTP 404")
+        var idle = DaemonSnapshot(version: "v", phase: .idle)
+        idle.lastError = "metadata: HTTP 500"
+        #expect(StatusReport(idle).lastError == "metadata: HTTP 500")
     }
 
     @Test func schedulesAreShownOnTheWallClock() {
-        let report = StatusReport(
-            DaemonSnapshot(
-                version: "v", phase: .initializing, nextMetadataAt: 5_000, initFailures: 2, nextInitAt: 7_000, wallOffset: Fixture.t0,
-                deliveries: [:]))
-        #expect(report.nextMetadataAt == Fixture.t0 + 5_000)
-        #expect(report.nextInitAt == Fixture.t0 + 7_000)
-        #expect(report.initFailures == 2)
+        var initializing = DaemonSnapshot(version: "v", phase: .initializing)
+        initializing.initFailures = 2
+        initializing.nextInitAt = 7_000
+        initializing.wallOffset = Fixture.t0
+        let retrying = StatusReport(initializing)
+        #expect(retrying.nextInitAt == Fixture.t0 + 7_000)
+        #expect(retrying.initFailures == 2)
+        var playing = DaemonSnapshot(version: "v", phase: Self.ready(nextMetadataAt: 5_000))
+        playing.wallOffset = Fixture.t0
+        #expect(StatusReport(playing).nextMetadataAt == Fixture.t0 + 5_000)
     }
 
     /// Unfinished deliveries of any session and the finished ones of the session played, by due time, pod and URL.
@@ -49,10 +67,10 @@ import Testing
             Self.delivery(session: "s1", pod: "p", url: "http://a", state: .failed, dueAt: 20),
             Self.delivery(session: "s1", pod: "o", url: "http://c", state: .inFlight, dueAt: 20),
         ]
-        let report = StatusReport(
-            DaemonSnapshot(
-                version: "v", phase: .playing(.playing), session: Self.session, wallOffset: 1_000,
-                deliveries: Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })))
+        var snapshot = DaemonSnapshot(version: "v", phase: Self.ready())
+        snapshot.wallOffset = 1_000
+        snapshot.deliveries = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
+        let report = StatusReport(snapshot)
         #expect(report.deliveries.map(\.url) == ["http://c", "http://a", "http://b", "http://old-due"])
         #expect(report.deliveries.map(\.dueAt) == [1_020, 1_020, 1_020, 1_030])
     }

@@ -4,22 +4,27 @@ extension StatusReport {
     package init(_ snapshot: DaemonSnapshot) {
         let state: String
         var lastError = snapshot.lastError
+        var session: DaemonSnapshot.Session?
         switch snapshot.phase {
         case .idle: state = "idle"
         case .initializing: state = "initializing"
         case .failed(let reason):
             state = "error"
             lastError = reason
-        case .playing(let playback): state = playback.rawValue
+        case .ready(let ready):
+            state = ready.tracking.judge.state.rawValue
+            session = ready
         }
+        let tracking = session?.tracking
         let wallOffset = snapshot.wallOffset
         self.init(
-            version: snapshot.version, state: state, session: snapshot.session, playhead: snapshot.playhead, lastTickAt: snapshot.lastTickAt,
-            lastMetadataAt: snapshot.lastMetadataAt, dataRange: snapshot.dataRange, adBreaks: snapshot.adBreaks, counters: snapshot.counters,
-            lastError: lastError, metadataFailures: snapshot.metadataFailures, nextMetadataAt: snapshot.nextMetadataAt.map { $0 + wallOffset },
+            version: snapshot.version, state: state, session: session?.endpoints, playhead: tracking?.judge.lastPlayhead,
+            lastTickAt: snapshot.lastTickAt, lastMetadataAt: snapshot.lastMetadataAt, dataRange: tracking?.dataRange,
+            adBreaks: tracking?.schedule.pods ?? [], counters: snapshot.counters, lastError: lastError,
+            metadataFailures: session?.metadataFailures ?? 0, nextMetadataAt: session?.nextMetadataAt.map { $0 + wallOffset },
             initFailures: snapshot.initFailures, nextInitAt: snapshot.nextInitAt.map { $0 + wallOffset },
-            deliveries: Self.deliveries(snapshot.deliveries, ofSession: snapshot.session?.journalKey, wallOffset: wallOffset),
-            journal: snapshot.journal, timeline: snapshot.timeline, contentPosition: snapshot.contentPosition)
+            deliveries: Self.deliveries(snapshot.deliveries, ofSession: session?.endpoints.journalKey, wallOffset: wallOffset),
+            journal: snapshot.journal, timeline: tracking?.timeline, contentPosition: tracking?.contentPosition)
     }
 
     /// Unfinished deliveries of any session, and the finished ones of the session being played.

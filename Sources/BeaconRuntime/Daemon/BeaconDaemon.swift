@@ -979,7 +979,10 @@ public actor BeaconDaemon: Service {
     package func snapshot() -> DaemonSnapshot {
         let phase: DaemonSnapshot.Phase
         if let session {
-            phase = .playing(session.tracking.judge.state)
+            phase = .ready(
+                DaemonSnapshot.Session(
+                    endpoints: session.endpoints, tracking: session.tracking,
+                    metadataFailures: session.metadataSchedule.consecutiveFailures, nextMetadataAt: session.nextMetadataAt))
         } else if initializingURL != nil {
             phase = .initializing
         } else if let sessionError {
@@ -987,16 +990,18 @@ public actor BeaconDaemon: Service {
         } else {
             phase = .idle
         }
-        var counters = counters
-        counters.logLinesDropped = logLinesDropped()
-        return DaemonSnapshot(
-            version: configuration.version, phase: phase, session: session?.endpoints, playhead: session?.tracking.judge.lastPlayhead,
-            lastTickAt: lastTickAt, lastMetadataAt: lastMetadataAt, dataRange: session?.tracking.dataRange,
-            adBreaks: session?.tracking.schedule.pods ?? [], counters: counters, lastError: lastError,
-            metadataFailures: session?.metadataSchedule.consecutiveFailures ?? 0, nextMetadataAt: session?.nextMetadataAt,
-            initFailures: initRetries.schedule.consecutiveFailures, nextInitAt: initRetries.nextAttemptAt, wallOffset: time.wallOffset(),
-            deliveries: queue.deliveries, journal: journalReport(), timeline: session?.tracking.timeline,
-            contentPosition: session?.tracking.contentPosition)
+        var snapshot = DaemonSnapshot(version: configuration.version, phase: phase)
+        snapshot.lastTickAt = lastTickAt
+        snapshot.lastMetadataAt = lastMetadataAt
+        snapshot.counters = counters
+        snapshot.counters.logLinesDropped = logLinesDropped()
+        snapshot.lastError = lastError
+        snapshot.initFailures = initRetries.schedule.consecutiveFailures
+        snapshot.nextInitAt = initRetries.nextAttemptAt
+        snapshot.wallOffset = time.wallOffset()
+        snapshot.deliveries = queue.deliveries
+        snapshot.journal = journalReport()
+        return snapshot
     }
 
     private func journalReport() -> StatusReport.Journal {
