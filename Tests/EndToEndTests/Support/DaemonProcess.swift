@@ -79,7 +79,8 @@ final class DaemonProcess: Sendable {
         }
     }
 
-    /// Waits until the status satisfies `condition`; returns that status.
+    /// Waits until the status satisfies `condition`; returns that status. A status request timing out
+    /// (the machine, not the daemon, was slow: a daemon that stays silent fails at `timeout`) is asked again.
     @discardableResult
     func waitForStatus(
         timeout: Duration = .seconds(10), _ what: String, _ condition: (StatusReport) -> Bool
@@ -93,6 +94,8 @@ final class DaemonProcess: Sendable {
                     report = try await status()
                 } catch ControlSocketClientError.noDaemon {
                     return nil  // not listening yet
+                } catch ControlSocketClientError.timedOut {
+                    return nil
                 }
                 last = report
                 return condition(report) ? report : nil
