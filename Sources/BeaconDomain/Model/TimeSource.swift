@@ -1,21 +1,37 @@
-/// The daemon's two clocks, injected together: the monotonic one for every schedule, the wall
-/// clock for what is printed.
+/// The daemon's time, injected as one: the monotonic clock for every schedule and every wait, the
+/// wall clock for what is printed.
 ///
 /// `now()` is a monotonic instant (the system's is `CLOCK_BOOTTIME`, milliseconds since boot): retry times, backoff, the
 /// beacon max age, the metadata interval, init retries, pruning and tick arrival times are all
 /// counted on it, so a step of the wall clock (NTP's first sync at boot, a date set by hand) moves
-/// none of them. `wallNow()` (epoch milliseconds) is only for what beacons, logs, history and status
-/// show, and for the one input that names a date (`Retry-After` as an HTTP-date).
+/// none of them. `sleep(until:)` waits for one of those instants. `wallNow()` (epoch milliseconds)
+/// is only for what beacons, logs, history and status show, and for the one input that names a date
+/// (`Retry-After` as an HTTP-date).
 public struct TimeSource: Sendable {
     /// The boot the instants count from.
     public let bootID: String
     private let instant: @Sendable () -> Milliseconds
     private let wall: @Sendable () -> Milliseconds
+    private let sleeper: @Sendable (Milliseconds) async throws -> Void
 
-    public init(bootID: String, instant: @escaping @Sendable () -> Milliseconds, wall: @escaping @Sendable () -> Milliseconds) {
+    /// - Parameter sleep: returns once the instant has come, throws `CancellationError` when the
+    ///   task is cancelled first.
+    public init(
+        bootID: String, instant: @escaping @Sendable () -> Milliseconds, wall: @escaping @Sendable () -> Milliseconds,
+        sleep: @escaping @Sendable (_ until: Milliseconds) async throws -> Void
+    ) {
         self.bootID = bootID
         self.instant = instant
         self.wall = wall
+        self.sleeper = sleep
+    }
+
+    /// Instants and wall time read from these functions; waits sleep on `ContinuousClock` for the
+    /// time left until the instant.
+    public init(bootID: String, instant: @escaping @Sendable () -> Milliseconds, wall: @escaping @Sendable () -> Milliseconds) {
+        self.init(bootID: bootID, instant: instant, wall: wall) { until in
+            try await Task.sleep(for: .milliseconds(max(until - instant(), 0)), clock: ContinuousClock())
+        }
     }
 
     /// The monotonic instant now.
@@ -23,6 +39,12 @@ public struct TimeSource: Sendable {
 
     /// The wall clock now, epoch milliseconds.
     public func wallNow() -> Milliseconds { wall() }
+
+    /// Returns once the monotonic instant `until` has come; throws `CancellationError` if the task
+    /// is cancelled before.
+    public func sleep(until instant: Milliseconds) async throws {
+        try await sleeper(instant)
+    }
 
     /// What to add to an instant to show it on the wall clock as it reads now: one reading for a
     /// whole report, so its times agree with each other.

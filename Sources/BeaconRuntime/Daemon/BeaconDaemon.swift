@@ -19,7 +19,7 @@ public actor BeaconDaemon: Service {
     /// Session init and metadata requests: a pool of their own, so they never wait behind beacon requests.
     private let metadataClient: any HTTPClient
     private var sender: BeaconSender
-    /// What every wait sleeps on: `ContinuousClock`, the clock of `time`'s instants.
+    /// What the delivery timer and the drain timeout sleep on: `ContinuousClock`, the clock of `time`'s instants.
     private let clock: any Clock<Duration>
     private let time: TimeSource
     private let announce: @Sendable (String) -> Void
@@ -58,56 +58,21 @@ public actor BeaconDaemon: Service {
         }
     }
 
-    /// The session being played, once init succeeded.
-    private struct ActiveSession {
-        var endpoints: SessionEndpoints
-        var tracking: TrackingSession
-        var generation: Int
-        var lastMetadataBody: [UInt8]?
-        /// Whether the first metadata request has ended, well or badly.
-        var metadataAttempted = false
-        /// Whether playback or metadata changed since the session's snapshot was last saved.
-        var snapshotDirty = false
-        /// The wait before each metadata request: the interval, longer after failures.
-        var metadataSchedule: RetrySchedule
-        /// When the next metadata request is due; nil while one is under way.
-        var nextMetadataAt: Milliseconds?
-        /// MediaTailor: the `nextToken` the next refresh starts from.
-        var nextToken: String?
-        /// MediaTailor: program date time minus media time, from the first document that gave it.
-        var programDateTimeOffset: Milliseconds?
-    }
-
-    /// A session init being retried: the failures in a row and when the next attempt is due. A
-    /// network down at boot may come up any time, so init is tried again, ever less often, until
-    /// it succeeds: the backoff alone sets the waits.
-    private struct InitRetries {
-        var schedule = RetrySchedule(interval: 0)
-        var nextAttemptAt: Milliseconds?
-    }
-
-    private var session: ActiveSession?
-    private var initializingURL: String?
+    /// The session's phase (idle, initializing, error, played, draining) and its generation.
+    private var supervisor: SessionSupervisor
     /// What the latest `load` gave besides its URL (MediaTailor's `adsParams`).
     private var loadOptions = LoadOptions()
-    /// Why init failed for good (state `error`); a failure being retried leaves it nil.
-    private var sessionError: String?
-    private var initRetries = InitRetries()
     private var lastError: String?
-    /// When the last tick arrived and the last metadata came, on the wall clock: only shown.
+    /// When the last tick arrived, on the wall clock: only shown.
     private var lastTickAt: Milliseconds?
-    private var lastMetadataAt: Milliseconds?
     private var counters = StatusReport.Counters()
 
-    /// Bumped by every load, unload and drain: work tagged with an older generation is stale.
-    private var generation = 0
-    private var wantedSession: (mediaURL: String, generation: Int)?
-    private var supervisorWaiter: CheckedContinuation<(mediaURL: String, generation: Int)?, Never>?
+    private var supervisorWaiter: CheckedContinuation<SessionPhase.Initializing?, Never>?
     private var sessionEndWaiter: CheckedContinuation<Void, Never>?
     private var loadWaiters: [Int: [CheckedContinuation<Result<SessionEndpoints, SessionInitError>, Never>]] = [:]
     private var settledWaiters: [CheckedContinuation<Void, Never>] = []
 
-    private var draining = false
+    private var draining: Bool { supervisor.isDraining }
     /// Set when the drain timeout passed: nothing more is requested.
     private var drainTimedOut = false
     /// The occurrence of the last repeatable firing, so two in the same millisecond stay two deliveries.
@@ -116,7 +81,8 @@ public actor BeaconDaemon: Service {
     /// Every beacon delivery: due, in flight, and finished ones until retention prunes them.
     private var queue: DeliveryQueue
     private var retryPolicy: RetryPolicy
-    private var random = SystemRandomNumberGenerator()
+    /// Every random draw: backoff jitter, macros.
+    private var random: any RandomNumberGenerator & Sendable
     private var journal: JournalAccess
     private var lastPruneAt: Milliseconds?
     /// Firings whose end was announced since the last batch of results: two of its deliveries may end in one batch.
@@ -142,7 +108,9 @@ public actor BeaconDaemon: Service {
     ///     delay a metadata refresh. Without it, `client` sends them too.
     ///   - journal: opens the durable journal of deliveries and sessions; without it the daemon
     ///     keeps everything in memory.
-    ///   - time: the monotonic instant every schedule is counted on, and the wall clock for what is shown.
+    ///   - time: the monotonic instant every schedule is counted on and session init and metadata
+    ///     waits sleep on, and the wall clock for what is shown.
+    ///   - random: every random draw (backoff jitter, macros).
     ///   - announce: receives the session's JSON line when a session is ready (stdout in `run`).
     ///   - notifications: tells its subscribers what the daemon did, as it happens.
     ///   - logLinesDropped: how many log lines stderr did not take, for status.
@@ -153,6 +121,7 @@ public actor BeaconDaemon: Service {
         journal: (@Sendable () throws(JournalError) -> any BeaconJournal)? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         time: TimeSource = .system,
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
         logger: Logger,
         announce: @escaping @Sendable (String) -> Void = { _ in },
         notifications: DaemonNotificationHub = DaemonNotificationHub(),
@@ -163,6 +132,7 @@ public actor BeaconDaemon: Service {
         self.sender = BeaconSender(client: client, quiet: configuration.quiet)
         self.clock = clock
         self.time = time
+        self.random = random
         self.queue = DeliveryQueue(perHostLimit: configuration.maxInFlightPerHost, totalLimit: configuration.maxInFlight)
         self.retryPolicy = RetryPolicy(backoff: configuration.retryBackoff, maxAge: configuration.beaconMaxAge.milliseconds)
         self.journal = JournalAccess(opener: journal)
@@ -174,7 +144,7 @@ public actor BeaconDaemon: Service {
         (started, startedInput) = AsyncStream.makeStream()
         (drained, drainedInput) = AsyncStream.makeStream()
         (stopRequests, stopInput) = AsyncStream.makeStream()
-        wantedSession = configuration.mediaURL.map { ($0, 0) }
+        supervisor = SessionSupervisor(mediaURL: configuration.mediaURL)
     }
 
     /// The monotonic instant now: what every schedule is counted on.
@@ -214,13 +184,9 @@ public actor BeaconDaemon: Service {
 
     private func beginDrain() {
         guard !draining else { return }
-        draining = true
         logs.drain.info("draining: \(queue.inFlightCount) beacon requests in flight, \(queue.dueCount) due stay in the journal")
         notify(.drainStarted(inFlight: queue.inFlightCount))
-        endSession()
-        supervisorWaiter?.resume(returning: nil)
-        supervisorWaiter = nil
-        resumeSettledWaiters()
+        endSession(draining: true)
         // What is due now still leaves within the drain timeout; what waits for a retry stays due.
         startDeliveries()
         finishDrainIfIdle()
@@ -258,7 +224,7 @@ public actor BeaconDaemon: Service {
         configuration.beaconMaxAge = runtime.beaconMaxAge
         sender.quiet = runtime.quiet
         retryPolicy.maxAge = runtime.beaconMaxAge.milliseconds
-        session?.metadataSchedule.interval = runtime.metadataInterval.milliseconds
+        session?.metadata.schedule.interval = runtime.metadataInterval.milliseconds
         session?.tracking.retention = runtime.retention.milliseconds
         logs = Logs(logger, debugTracking: runtime.debugTracking)
         // A shorter max age may give up a delivery waiting for its retry: the timer looks again.
@@ -267,78 +233,90 @@ public actor BeaconDaemon: Service {
 
     // MARK: Sessions
 
+    /// The session being played, if any: the supervisor's, mutated in place.
+    private var session: ActiveSession? {
+        get { supervisor.activeSession }
+        _modify { yield &supervisor.activeSession }
+    }
+
+    /// A session for `mediaURL` replaces the current one (or its init).
     private func requestSession(_ mediaURL: String) {
-        endSession()
-        wantedSession = (mediaURL, generation)
-        if let waiter = supervisorWaiter {
-            supervisorWaiter = nil
-            initializingURL = mediaURL
-            waiter.resume(returning: wantedSession)
-            wantedSession = nil
-        }
-    }
-
-    /// Ends the current session (or init) and wakes its supervisor; in-flight beacons go on.
-    private func endSession() {
-        generation += 1
         saveSnapshot()
-        if let session {
-            logs.session.info("session ended sessionId=\(session.endpoints.sessionId ?? "-")")
-            notify(.sessionEnded(sessionId: session.endpoints.sessionId))
-        }
-        session = nil
-        lastMetadataAt = nil
-        initializingURL = nil
-        sessionError = nil
-        initRetries = InitRetries()
-        wantedSession = nil
-        for waiters in loadWaiters.values {
-            for waiter in waiters { waiter.resume(returning: .failure(SessionInitError(reason: "session replaced or ended before it was ready"))) }
-        }
-        loadWaiters = [:]
-        sessionEndWaiter?.resume()
-        sessionEndWaiter = nil
+        perform(supervisor.load(mediaURL))
     }
 
-    /// Returns once no session is starting: none was asked for, init failed (a first time: it is
-    /// retried meanwhile), or the session is ready and its first metadata request has ended. Stdin
-    /// waits for this, so a recorded feed piped in at once is judged against the session's metadata
-    /// instead of racing it.
+    /// Ends the current session (or init) and wakes its supervisor; in-flight beacons go on. A
+    /// drain ends it for good.
+    private func endSession(draining: Bool = false) {
+        saveSnapshot()
+        perform(draining ? supervisor.drain() : supervisor.unload())
+    }
+
+    /// Carries out what a session transition decided, in its order.
+    private func perform(_ effects: [SessionSupervisor.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .ended(let endpoints):
+                logs.session.info("session ended sessionId=\(endpoints.sessionId ?? "-")")
+                notify(.sessionEnded(sessionId: endpoints.sessionId))
+            case .superseded:
+                let replaced = SessionInitError(reason: SessionSupervisor.supersededReason)
+                for waiters in loadWaiters.values {
+                    for waiter in waiters { waiter.resume(returning: .failure(replaced)) }
+                }
+                loadWaiters = [:]
+                sessionEndWaiter?.resume()
+                sessionEndWaiter = nil
+            case .initialize(let wanted):
+                supervisorWaiter?.resume(returning: wanted)
+                supervisorWaiter = nil
+            case .retryInit(let mediaURL, let reason, let failures, let wait, _):
+                logs.session.error("session init failed, retrying mediaUrl=\(mediaURL) reason=\"\(reason)\" failures=\(failures) retry_in_ms=\(wait)")
+            case .gaveUp(let mediaURL, let reason):
+                logs.session.error("session init failed, not retried mediaUrl=\(mediaURL) reason=\"\(reason)\"")
+            case .ready(let endpoints):
+                announce(Self.announcement(endpoints))
+                notify(.sessionReady(endpoints))
+            case .replyToLoads(let generation, let result):
+                for waiter in loadWaiters.removeValue(forKey: generation) ?? [] { waiter.resume(returning: result) }
+            case .settled:
+                resumeSettledWaiters()
+            case .stop:
+                supervisorWaiter?.resume(returning: nil)
+                supervisorWaiter = nil
+            }
+        }
+    }
+
+    /// Returns once no session is starting (see ``SessionPhase/isSettled``). Stdin waits for this,
+    /// so a recorded feed piped in at once is judged against the session's metadata instead of racing it.
     public func waitUntilSettled() async {
-        guard !isSettled else { return }
+        guard !supervisor.isSettled else { return }
         await withCheckedContinuation { settledWaiters.append($0) }
     }
 
-    private var isSettled: Bool {
-        if draining { return true }
-        if wantedSession != nil { return false }
-        if initializingURL != nil { return initRetries.schedule.consecutiveFailures > 0 }
-        return session?.metadataAttempted ?? true
-    }
-
     private func resumeSettledWaiters() {
-        guard isSettled else { return }
+        guard supervisor.isSettled else { return }
         for waiter in settledWaiters { waiter.resume() }
         settledWaiters = []
     }
 
-    private func nextWantedSession() async -> (mediaURL: String, generation: Int)? {
+    /// The next init to start, the first asked for after generation `started`; nil once draining.
+    private func nextWantedSession(after started: Int?) async -> SessionPhase.Initializing? {
         if draining { return nil }
-        if let wanted = wantedSession {
-            wantedSession = nil
-            initializingURL = wanted.mediaURL
-            return wanted
-        }
+        if let wanted = supervisor.initToStart(after: started) { return wanted }
         return await withCheckedContinuation { supervisorWaiter = $0 }
     }
 
-    private func waitForSessionEnd(_ sessionGeneration: Int) async {
-        guard sessionGeneration == generation, !draining else { return }
+    private func waitForSessionEnd(_ generation: Int) async {
+        guard supervisor.isCurrent(generation) else { return }
         await withCheckedContinuation { sessionEndWaiter = $0 }
     }
 
     private func superviseSessions() async {
-        while let wanted = await nextWantedSession() {
+        var started: Int?
+        while let wanted = await nextWantedSession(after: started) {
+            started = wanted.generation
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.runSession(mediaURL: wanted.mediaURL, generation: wanted.generation) }
                 await waitForSessionEnd(wanted.generation)
@@ -347,7 +325,7 @@ public actor BeaconDaemon: Service {
         }
     }
 
-    private func runSession(mediaURL: String, generation sessionGeneration: Int) async {
+    private func runSession(mediaURL: String, generation: Int) async {
         logs.session.info("session starting mediaUrl=\(mediaURL)")
         notify(.sessionStarting(mediaURL: mediaURL))
         let endpoints: SessionEndpoints
@@ -357,45 +335,34 @@ public actor BeaconDaemon: Service {
             resumed = TrackingSession.resuming(
                 snapshot, states: reportingStates(ofSession: endpoints.journalKey), retention: configuration.retention.milliseconds)
         } else {
-            guard let initialized = await initializeSession(mediaURL: mediaURL, generation: sessionGeneration) else { return }
+            guard let initialized = await initializeSession(mediaURL: mediaURL, generation: generation) else { return }
             endpoints = initialized
         }
-        guard sessionGeneration == generation else { return }
-        initializingURL = nil
-        initRetries = InitRetries()
-        session = ActiveSession(
+        let ready = ActiveSession(
             endpoints: endpoints, tracking: resumed?.session ?? TrackingSession(retention: configuration.retention.milliseconds),
-            generation: sessionGeneration, snapshotDirty: true,
-            metadataSchedule: RetrySchedule(interval: configuration.metadataInterval.milliseconds))
+            generation: generation, metadata: MetadataRefresh(interval: configuration.metadataInterval.milliseconds))
+        let effects = supervisor.initSucceeded(ready)
+        guard !effects.isEmpty else { return }
         logs.session.info(
             "session \(resumed == nil ? "ready" : "resumed from the journal") sessionId=\(endpoints.sessionId ?? "-") manifestUrl=\(endpoints.manifestUrl) trackingUrl=\(endpoints.trackingUrl)")
-        announce(Self.announcement(endpoints))
-        resolveLoadWaiters(sessionGeneration, with: .success(endpoints))
-        notify(.sessionReady(endpoints))
+        perform(effects)
         if let due = resumed?.due { dispatch(due) }
-        while !Task.isCancelled, sessionGeneration == generation {
-            let wait = await refreshMetadata(trackingURL: endpoints.trackingUrl, generation: sessionGeneration)
-            guard sessionGeneration == generation else { return }
-            saveSnapshot()
-            if session?.metadataAttempted == false {
-                session?.metadataAttempted = true
-                resumeSettledWaiters()
-            }
-            session?.nextMetadataAt = now() + wait
-            do { try await clock.sleep(for: .milliseconds(wait)) } catch { return }
-            if sessionGeneration == generation { session?.nextMetadataAt = nil }
-        }
+        await MetadataPoller(client: metadataClient, time: time, maxResponseBytes: configuration.maxMetadataBytes).run(
+            begin: { await self.beginMetadataRefresh(generation: generation) },
+            requesting: { await self.metadataRequested() },
+            finished: { round, outcome in await self.metadataRefreshed(round, outcome, generation: generation) })
     }
 
     /// Session init, tried again with backoff after each failure until it succeeds, or the session
     /// is replaced, unloaded or drained (nil then). A failure no retry can heal ends it (nil, state `error`).
-    private func initializeSession(mediaURL: String, generation sessionGeneration: Int) async -> SessionEndpoints? {
+    private func initializeSession(mediaURL: String, generation: Int) async -> SessionEndpoints? {
         if let trackingURL = configuration.trackingURL {
             return SessionEndpoints(
                 mediaUrl: mediaURL, manifestUrl: mediaURL, trackingUrl: trackingURL,
                 sessionId: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL), dialect: configuration.dialect)
         }
         while true {
+            supervisor.initAttemptStarting(generation: generation)
             let failure: SessionInitError
             do {
                 return try await SessionInitializer(client: metadataClient, dialect: configuration.dialect, adsParams: loadOptions.adsParams)
@@ -403,41 +370,18 @@ public actor BeaconDaemon: Service {
             } catch {
                 failure = error
             }
-            guard sessionGeneration == generation, !Task.isCancelled,
-                let wait = sessionInitFailed(mediaURL: mediaURL, failure, generation: sessionGeneration)
-            else { return nil }
-            do { try await clock.sleep(for: .milliseconds(wait)) } catch { return nil }
-            guard sessionGeneration == generation else { return nil }
-            initRetries.nextAttemptAt = nil
+            guard supervisor.isCurrent(generation), !Task.isCancelled else { return nil }
+            lastError = "session init: \(failure.reason)"
+            notify(.sessionFailed(mediaURL: mediaURL, reason: failure.reason))
+            let effects = supervisor.initFailed(failure, generation: generation, now: now(), using: &random)
+            perform(effects)
+            let retryAt = effects.lazy.compactMap { effect -> Milliseconds? in
+                if case .retryInit(_, _, _, _, let at) = effect { at } else { nil }
+            }.first
+            guard let retryAt else { return nil }
+            do { try await time.sleep(until: retryAt) } catch { return nil }
+            guard supervisor.isCurrent(generation) else { return nil }
         }
-    }
-
-    /// Records a failed init attempt; returns the wait before the next one, nil when there is none.
-    /// A `load` waiting for this session gets its reply now, saying that init goes on.
-    private func sessionInitFailed(mediaURL: String, _ failure: SessionInitError, generation sessionGeneration: Int) -> Milliseconds? {
-        lastError = "session init: \(failure.reason)"
-        notify(.sessionFailed(mediaURL: mediaURL, reason: failure.reason))
-        defer { resumeSettledWaiters() }
-        guard !failure.isPermanent else {
-            initializingURL = nil
-            sessionError = failure.reason
-            logs.session.error("session init failed, not retried mediaUrl=\(mediaURL) reason=\"\(failure.reason)\"")
-            resolveLoadWaiters(sessionGeneration, with: .failure(failure))
-            return nil
-        }
-        var random = SystemRandomNumberGenerator()
-        let wait = initRetries.schedule.failed(using: &random)
-        initRetries.nextAttemptAt = now() + wait
-        let failures = initRetries.schedule.consecutiveFailures
-        logs.session.error(
-            "session init failed, retrying mediaUrl=\(mediaURL) reason=\"\(failure.reason)\" failures=\(failures) retry_in_ms=\(wait)")
-        let retrying = "\(failure.reason); the daemon keeps retrying (attempt \(failures + 1) in \(UTCTime.formatSpan(wait)))"
-        resolveLoadWaiters(sessionGeneration, with: .failure(SessionInitError(reason: retrying)))
-        return wait
-    }
-
-    private func resolveLoadWaiters(_ sessionGeneration: Int, with result: Result<SessionEndpoints, SessionInitError>) {
-        for waiter in loadWaiters.removeValue(forKey: sessionGeneration) ?? [] { waiter.resume(returning: result) }
     }
 
     /// The JSON line that hands the session to the player.
@@ -460,55 +404,58 @@ public actor BeaconDaemon: Service {
 
     // MARK: Metadata
 
-    /// Requests the metadata once and applies it; returns the wait before the next request.
-    private func refreshMetadata(trackingURL: String, generation sessionGeneration: Int) async -> Milliseconds {
+    /// A metadata refresh of the session of `generation` begins; nil once that session ended.
+    private func beginMetadataRefresh(generation: Int) -> MetadataRound? {
+        guard supervisor.isCurrent(generation), let endpoints = session?.endpoints else { return nil }
+        return session?.metadata.begin(trackingURL: endpoints.trackingUrl, dialect: endpoints.dialect)
+    }
+
+    private func metadataRequested() {
         counters.metadataFetches += 1
-        let response: HTTPClientResponse
-        let requestURL = session?.nextToken.map { SessionEndpoints.page(trackingURL, nextToken: $0) } ?? trackingURL
-        do {
-            response = try await metadataClient.send(HTTPClientRequest(url: requestURL, maxResponseBytes: configuration.maxMetadataBytes))
-        } catch {
-            guard error != .cancelled, sessionGeneration == generation else { return configuration.metadataInterval.milliseconds }
-            return metadataFailed(error.description)
+    }
+
+    /// Takes what a refresh came to; returns when the next is due, nil once the session ended.
+    private func metadataRefreshed(_ round: MetadataRound, _ outcome: MetadataRound.Outcome, generation: Int) -> Milliseconds? {
+        guard supervisor.isCurrent(generation), session != nil else { return nil }
+        if case .cancelled = outcome { return nil }
+        if let first = round.firstAnswer {
+            logs.metadata.debug("metadata received status=\(first.status) bytes=\(first.bytes) url=\(round.trackingURL)")
         }
-        logs.metadata.debug("metadata received status=\(response.status) bytes=\(response.body.count) url=\(trackingURL)")
-        guard sessionGeneration == generation, session != nil else { return configuration.metadataInterval.milliseconds }
-        guard response.isSuccess else {
-            let requested = response.requestedWait(wallNow: time.wallNow())
-            let asked = requested.map { " (Retry-After \(UTCTime.formatSpan($0)))" } ?? ""
-            return metadataFailed("HTTP \(response.status)\(asked)", requestedWait: requested)
-        }
-        if session?.endpoints.dialect == nil {
-            let dialect = Dialect.of(trackingDocument: response.body)
+        if session?.endpoints.dialect == nil, let dialect = round.dialect {
             session?.endpoints.dialect = dialect
             logs.metadata.info("dialect decided from the tracking document dialect=\(dialect.rawValue)")
         }
-        if session?.endpoints.dialect == .mediatailor {
-            return await refreshMediaTailor(firstPage: response, trackingURL: trackingURL, generation: sessionGeneration)
+        session?.metadata.remember(round)
+        let nextRefreshAt: Milliseconds
+        switch outcome {
+        case .unchanged(let bytes):
+            if round.dialect == .mediatailor {
+                logs.metadata.debug("mediatailor pages=\(round.pageCount) avails=0 nextToken=\(round.nextToken != nil)")
+            } else {
+                logs.metadata.debug("metadata unchanged bytes=\(bytes)")
+            }
+            notify(.metadataUnchanged(bytes: bytes))
+            nextRefreshAt = metadataSucceeded()
+        case .document(let document, let bytes):
+            if round.dialect == .mediatailor {
+                logs.metadata.debug("mediatailor pages=\(round.pageCount) avails=\(document.pods.count) nextToken=\(round.nextToken != nil)")
+            }
+            nextRefreshAt = applyMetadata(document, bytes: bytes)
+        case .failed(let reason, let requestedWait):
+            nextRefreshAt = metadataFailed(reason, requestedWait: requestedWait)
+        case .cancelled:
+            return nil
         }
-        // Most refreshes repeat the last body: comparing bytes is far cheaper than decoding.
-        if MetadataBody.repeats(response.body, last: session?.lastMetadataBody) {
-            lastMetadataAt = time.wallNow()
-            logs.metadata.debug("metadata unchanged bytes=\(response.body.count)")
-            notify(.metadataUnchanged(bytes: response.body.count))
-            return metadataSucceeded()
-        }
-        let document: MetadataDocument
-        do {
-            document = try MetadataDocument.decode(response.body)
-        } catch {
-            return metadataFailed("rejected: \(error.reason)")
-        }
-        session?.lastMetadataBody = response.body
-        return applyMetadata(document, bytes: response.body.count)
+        saveSnapshot()
+        perform(supervisor.metadataAttempted(generation: generation))
+        return nextRefreshAt
     }
 
-    /// Applies a document read from the metadata; returns the wait before the next request.
+    /// Applies a document read from the metadata; returns when the next refresh is due.
     private func applyMetadata(_ document: MetadataDocument, bytes: Int) -> Milliseconds {
         if let mismatch = session?.tracking.timelineMismatch(of: document) {
             return metadataFailed("rejected: \(mismatch)")
         }
-        lastMetadataAt = time.wallNow()
         var known = Set(session?.tracking.schedule.pods.map(\.id) ?? [])
         let discovered = document.pods.map(\.id).filter { known.insert($0).inserted }
         // Mutated in place: a copy would share, then duplicate, the whole schedule.
@@ -523,77 +470,23 @@ public actor BeaconDaemon: Service {
         return metadataSucceeded()
     }
 
-    /// The most pages one MediaTailor refresh follows: a service handing out tokens without end
-    /// does not hold the session's refreshes.
-    static let maxMediaTailorPages = 20
-
-    /// A MediaTailor refresh: the page that came, then each `nextToken` followed (the tracking URL
-    /// with `nextToken=<token>`) until a page brings no avail not seen, no token, the same token, or
-    /// ``maxMediaTailorPages``; the pages merged into one document. The next refresh starts from the
-    /// last token. The document stays on media time; its program-date-time offset, remembered from
-    /// the first page that gave one, maps program-date-time ticks onto it.
-    private func refreshMediaTailor(firstPage: HTTPClientResponse, trackingURL: String, generation sessionGeneration: Int) async -> Milliseconds {
-        var pages: [MediaTailorDocument] = []
-        var bytes = 0
-        var body = firstPage.body
-        var token = session?.nextToken
-        while true {
-            let page: MediaTailorDocument
-            do {
-                page = try MediaTailorDocument.decode(body)
-            } catch {
-                return metadataFailed("rejected: \(error.reason)")
-            }
-            bytes += body.count
-            let seen = Set(pages.flatMap(\.metadata.pods).map(\.id))
-            let bringsNew = page.metadata.pods.contains { pod in !seen.contains(pod.id) }
-            pages.append(page)
-            guard bringsNew, pages.count < Self.maxMediaTailorPages, let next = page.nextToken, next != token else { break }
-            token = next
-            let url = SessionEndpoints.page(trackingURL, nextToken: next)
-            counters.metadataFetches += 1
-            do {
-                let response = try await metadataClient.send(HTTPClientRequest(url: url, maxResponseBytes: configuration.maxMetadataBytes))
-                guard sessionGeneration == generation, session != nil else { return configuration.metadataInterval.milliseconds }
-                guard response.isSuccess else { return metadataFailed("HTTP \(response.status) (nextToken page)") }
-                body = response.body
-            } catch {
-                guard error != .cancelled, sessionGeneration == generation else { return configuration.metadataInterval.milliseconds }
-                return metadataFailed("\(error.description) (nextToken page)")
-            }
-        }
-        let merged = MediaTailorDocument.merged(pages)
-        session?.nextToken = merged.nextToken ?? token
-        logs.metadata.debug("mediatailor pages=\(pages.count) avails=\(merged.metadata.pods.count) nextToken=\(session?.nextToken != nil)")
-        var document = merged.metadata
-        if document.programDateTimeOffset == nil { document.programDateTimeOffset = session?.programDateTimeOffset }
-        session?.programDateTimeOffset = document.programDateTimeOffset
-        guard !document.pods.isEmpty else {
-            // Nothing new since the last token: what is known stands as it was.
-            lastMetadataAt = time.wallNow()
-            notify(.metadataUnchanged(bytes: bytes))
-            return metadataSucceeded()
-        }
-        return applyMetadata(document, bytes: bytes)
-    }
-
     /// A refresh brought a document (new or unchanged): back to the normal interval.
     private func metadataSucceeded() -> Milliseconds {
-        session?.metadataSchedule.succeeded() ?? configuration.metadataInterval.milliseconds
+        session?.metadata.succeeded(now: now(), wallNow: time.wallNow()) ?? now()
     }
 
-    /// A refresh failed: counted, logged, the previous state kept; returns the wait before the next
-    /// request, longer with each failure in a row and at least what the server asked for.
+    /// A refresh failed: counted, logged, the previous state kept; returns when the next refresh is
+    /// due, later with each failure in a row and no sooner than the server asked.
     private func metadataFailed(_ reason: String, requestedWait: Milliseconds? = nil) -> Milliseconds {
         counters.metadataErrors += 1
         lastError = "metadata: \(reason)"
-        var random = SystemRandomNumberGenerator()
-        let wait = session?.metadataSchedule.failed(requestedWait: requestedWait, using: &random) ?? configuration.metadataInterval.milliseconds
-        let failures = session?.metadataSchedule.consecutiveFailures ?? 0
+        let time = now()
+        let nextRefreshAt = session?.metadata.failed(requestedWait: requestedWait, now: time, using: &random) ?? time
+        let failures = session?.metadata.schedule.consecutiveFailures ?? 0
         logs.metadata.warning(
-            "metadata refresh failed, keeping previous state reason=\"\(reason)\" failures=\(failures) retry_in_ms=\(wait)")
+            "metadata refresh failed, keeping previous state reason=\"\(reason)\" failures=\(failures) retry_in_ms=\(nextRefreshAt - time)")
         notify(.metadataFailed(reason: reason))
-        return wait
+        return nextRefreshAt
     }
 
     // MARK: Input
@@ -650,9 +543,8 @@ public actor BeaconDaemon: Service {
         case .load(let mediaURL, let options):
             return await load(mediaURL, options: options)
         case .unload:
-            if session != nil || initializingURL != nil { logs.session.info("unload") }
+            if supervisor.phase.hasSession { logs.session.info("unload") }
             endSession()
-            resumeSettledWaiters()
         case .status, .events:
             // Answered outside the actor, from a snapshot and the event history.
             break
@@ -664,7 +556,7 @@ public actor BeaconDaemon: Service {
         guard !draining else { return ControlReply.errorLine("shutting down") }
         loadOptions = options
         requestSession(mediaURL)
-        let waitingFor = generation
+        let waitingFor = supervisor.generation
         let result = await withCheckedContinuation { loadWaiters[waitingFor, default: []].append($0) }
         switch result {
         case .success(let endpoints): return Self.announcement(endpoints)
@@ -978,27 +870,15 @@ public actor BeaconDaemon: Service {
 
     /// What the daemon knows and did, for `status`: ``StatusReport/init(_:)`` reads it.
     package func snapshot() -> DaemonSnapshot {
-        let phase: DaemonSnapshot.Phase
-        if let session {
-            phase = .ready(
-                DaemonSnapshot.Session(
-                    endpoints: session.endpoints, tracking: session.tracking,
-                    metadataFailures: session.metadataSchedule.consecutiveFailures, nextMetadataAt: session.nextMetadataAt))
-        } else if initializingURL != nil {
-            phase = .initializing
-        } else if let sessionError {
-            phase = .failed(reason: sessionError)
-        } else {
-            phase = .idle
-        }
-        var snapshot = DaemonSnapshot(version: configuration.version, phase: phase)
+        let phase = supervisor.phase
+        var snapshot = DaemonSnapshot(version: configuration.version, phase: DaemonSnapshot.Phase(phase))
         snapshot.lastTickAt = lastTickAt
-        snapshot.lastMetadataAt = lastMetadataAt
+        snapshot.lastMetadataAt = session?.metadata.lastRefreshedAt
         snapshot.counters = counters
         snapshot.counters.logLinesDropped = logLinesDropped()
         snapshot.lastError = lastError
-        snapshot.initFailures = initRetries.schedule.consecutiveFailures
-        snapshot.nextInitAt = initRetries.nextAttemptAt
+        snapshot.initFailures = phase.initFailures
+        snapshot.nextInitAt = phase.nextInitAt
         snapshot.wallOffset = time.wallOffset()
         snapshot.deliveries = queue.deliveries
         snapshot.journal = journalReport()

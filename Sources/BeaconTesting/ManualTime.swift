@@ -1,0 +1,76 @@
+import BeaconDomain
+import Synchronization
+
+/// A time source that moves only when the test moves it: monotonic instants, wall time and sleeps.
+/// A sleep returns once ``advance(to:)`` reaches its instant (at once if it has passed), or throws
+/// `CancellationError` when its task is cancelled first. Nothing waits in real time.
+public final class ManualTime: Sendable {
+    private struct Sleeper {
+        let id: Int
+        let until: Milliseconds
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now: Milliseconds
+        /// Wall time minus the instant: a wall-clock step changes it, the instants go on.
+        var wallOffset: Milliseconds
+        var sleepers: [Sleeper] = []
+        var nextID = 0
+    }
+
+    private let state: Mutex<State>
+
+    public init(now: Milliseconds = 1_000_000, wall: Milliseconds = 1_700_000_000_000) {
+        state = Mutex(State(now: now, wallOffset: wall - now))
+    }
+
+    /// The daemon's view of this time.
+    public var source: TimeSource {
+        TimeSource(bootID: "manual", instant: { self.now }, wall: { self.wallNow }) { until in try await self.sleep(until: until) }
+    }
+
+    public var now: Milliseconds { state.withLock { $0.now } }
+    public var wallNow: Milliseconds { state.withLock { $0.now + $0.wallOffset } }
+
+    /// The instants the sleeping tasks wait for, soonest first.
+    public var sleepers: [Milliseconds] { state.withLock { $0.sleepers.map(\.until).sorted() } }
+
+    /// Moves time on to `instant` (never back) and wakes every sleep due by then.
+    public func advance(to instant: Milliseconds) {
+        let due: [Sleeper] = state.withLock { state in
+            state.now = max(state.now, instant)
+            let now = state.now
+            let due = state.sleepers.filter { $0.until <= now }
+            state.sleepers.removeAll { $0.until <= now }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    public func advance(by duration: Milliseconds) { advance(to: now + duration) }
+
+    public func sleep(until instant: Milliseconds) async throws {
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let result: Result<Void, any Error>? = state.withLock { state in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if instant <= state.now { return .success(()) }
+                    state.sleepers.append(Sleeper(id: id, until: instant, continuation: continuation))
+                    return nil
+                }
+                if let result { continuation.resume(with: result) }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+    }
+}

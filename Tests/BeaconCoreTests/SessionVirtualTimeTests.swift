@@ -1,0 +1,56 @@
+import Logging
+import Testing
+@testable import BeaconDomain
+@testable import BeaconRuntime
+import BeaconTesting
+
+/// The daemon on a manual time source: session init fails, waits its backoff in virtual time and
+/// is retried when the test moves the time, never sleeping in real time.
+@Suite(.timeLimit(.minutes(1))) struct SessionVirtualTimeTests {
+    typealias Highest = RetryScheduleTests.Highest
+    static let mediaURL = "http://127.0.0.1:4647/v1/session/abc/live/index.m3u8"
+    static let trackingURL = "http://127.0.0.1:4647/v1/tracking/abc/live/s1"
+    static let initAnswer = Array(#"{"manifestUrl": "/v1/master/abc/live/index.m3u8?aws.sessionId=s1", "trackingUrl": "/v1/tracking/abc/live/s1"}"#.utf8)
+
+    @Test func initFailsTwiceAndIsRetriedAsTheManualTimeMovesOn() async throws {
+        var configuration = DaemonConfiguration(version: "test")
+        configuration.mediaURL = Self.mediaURL
+        configuration.metadataInterval = .seconds(3600)
+        configuration.drainTimeout = .seconds(2)
+        let client = ScriptedHTTPClient([Self.mediaURL: [.status(503), .status(503), .body(Self.initAnswer)], Self.trackingURL: [.status(404)]])
+        let time = ManualTime()
+        let start = time.now
+        let ready = Recorder<SessionEndpoints>()
+        let daemon = BeaconDaemon(
+            configuration: configuration, client: client, time: time.source, random: Highest(),
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+            notify: { if case .sessionReady(let endpoints) = $0 { ready.append(endpoints) } })
+        let realStart = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await daemon.run() }
+            defer { daemon.stop() }
+
+            await daemon.waitUntilSettled()
+            let first = await daemon.statusReport()
+            #expect(first.state == "initializing" && first.initFailures == 1)
+            #expect(first.nextInitAt == time.wallNow + 1_000, "the first retry waits the backoff's ceiling, 1 s")
+            try await eventually("the daemon asleep until the retry") { time.sleepers == [start + 1_000] }
+            #expect(client.requestCount(Self.mediaURL) == 1, "nothing is retried before the time comes")
+
+            time.advance(by: 999)
+            #expect(time.sleepers == [start + 1_000])
+            time.advance(by: 1)
+            try await eventually("the second attempt to fail") { time.sleepers == [start + 3_000] }
+            #expect(client.requestCount(Self.mediaURL) == 2)
+            #expect(await daemon.statusReport().initFailures == 2)
+
+            time.advance(to: start + 3_000)
+            try await eventually("the session ready") { ready.count == 1 }
+            #expect(client.requestCount(Self.mediaURL) == 3)
+            let report = await daemon.statusReport()
+            #expect(report.initFailures == 0 && report.nextInitAt == nil)
+            #expect(report.session?.trackingUrl == Self.trackingURL)
+        }
+        #expect(ContinuousClock.now - realStart < .seconds(2), "3 s of backoff passed in virtual time")
+    }
+}
