@@ -53,4 +53,37 @@ import BeaconTesting
         }
         #expect(ContinuousClock.now - realStart < .seconds(2), "3 s of backoff passed in virtual time")
     }
+
+    /// The metadata poller on the daemon: failures in a row wait longer, a success goes back to
+    /// the interval, and a Retry-After is waited for, each refresh when the manual time reaches it.
+    @Test func metadataRefreshesBackOffAndComeBackToTheIntervalInVirtualTime() async throws {
+        var configuration = BeaconDaemonTests.configuration()
+        configuration.metadataInterval = .seconds(1)
+        let trackingURL = BeaconDaemonTests.trackingURL
+        let client = ScriptedHTTPClient([
+            trackingURL: [.status(503), .status(503), .body(BeaconDaemonTests.metadata), .retryAfter(503, "30"), .body(BeaconDaemonTests.metadata)]
+        ])
+        let time = ManualTime()
+        let daemon = BeaconDaemon(
+            configuration: configuration, client: client, time: time.source, random: Highest(),
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await daemon.run() }
+            defer { daemon.stop() }
+            await daemon.waitUntilSettled()
+            var expected = time.now
+            // After each refresh: the failures in a row and the wait before the next.
+            for (failures, wait) in [(1, 1_000), (2, 2_000), (0, 1_000), (1, 30_000), (0, 1_000)] as [(Int, Milliseconds)] {
+                expected += wait
+                try await eventually("the refresh \(client.requestCount(trackingURL)) asleep") { time.sleepers == [expected] }
+                let report = await daemon.statusReport()
+                #expect(report.metadataFailures == failures)
+                #expect(report.nextMetadataAt == time.wallNow + expected - time.now)
+                time.advance(to: expected - 1)
+                #expect(time.sleepers == [expected], "no refresh before it is due")
+                time.advance(to: expected)
+            }
+            #expect(client.requestCount(trackingURL) >= 5)
+        }
+    }
 }

@@ -416,8 +416,8 @@ public actor BeaconDaemon: Service {
 
     /// Takes what a refresh came to; returns when the next is due, nil once the session ended.
     private func metadataRefreshed(_ round: MetadataRound, _ outcome: MetadataRound.Outcome, generation: Int) -> Milliseconds? {
-        guard supervisor.isCurrent(generation), session != nil else { return nil }
-        if case .cancelled = outcome { return nil }
+        // A request is cancelled only when its session ends.
+        guard supervisor.isCurrent(generation), session != nil, outcome != .cancelled else { return nil }
         if let first = round.firstAnswer {
             logs.metadata.debug("metadata received status=\(first.status) bytes=\(first.bytes) url=\(round.trackingURL)")
         }
