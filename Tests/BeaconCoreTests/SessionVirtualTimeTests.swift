@@ -86,4 +86,30 @@ import BeaconTesting
             #expect(client.requestCount(trackingURL) >= 5)
         }
     }
+
+    /// A drain while init waits for its retry ends the supervisor at once: the wait on the manual
+    /// time is cancelled, nothing is retried, and the state is idle.
+    @Test func aDrainDuringAnInitRetryEndsTheSupervisorWithoutWaiting() async throws {
+        var configuration = DaemonConfiguration(version: "test")
+        configuration.mediaURL = Self.mediaURL
+        configuration.drainTimeout = .seconds(2)
+        let client = ScriptedHTTPClient([Self.mediaURL: [.status(503), .body(Self.initAnswer)]])
+        let time = ManualTime()
+        let daemon = BeaconDaemon(
+            configuration: configuration, client: client, time: time.source, random: Highest(),
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let realStart = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await daemon.run() }
+            await daemon.waitUntilSettled()
+            try? await eventually("the daemon asleep until the retry") { time.sleepers.count == 1 }
+            daemon.stop()
+            await group.waitForAll()
+        }
+        #expect(ContinuousClock.now - realStart < .seconds(2), "run() ended without waiting for the retry or the drain timeout")
+        #expect(time.sleepers.isEmpty, "the retry's wait was cancelled")
+        #expect(client.requestCount(Self.mediaURL) == 1)
+        #expect(await daemon.statusReport().state == "idle")
+    }
 }
+
