@@ -5,7 +5,8 @@ import Testing
 import BeaconTesting
 
 /// The daemon on a manual time source: session init fails, waits its backoff in virtual time and
-/// is retried when the test moves the time, never sleeping in real time.
+/// is retried when the test moves the time, never sleeping in real time. A wait on the real clock
+/// would never show among the manual time's sleepers, and these tests would time out.
 @Suite(.timeLimit(.minutes(1))) struct SessionVirtualTimeTests {
     typealias Highest = RetryScheduleTests.Highest
     static let mediaURL = "http://127.0.0.1:4647/v1/session/abc/live/index.m3u8"
@@ -25,7 +26,6 @@ import BeaconTesting
             configuration: configuration, client: client, time: time.source, random: Highest(),
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
             notify: { if case .sessionReady(let endpoints) = $0 { ready.append(endpoints) } })
-        let realStart = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await daemon.run() }
             defer { daemon.stop() }
@@ -51,7 +51,6 @@ import BeaconTesting
             #expect(report.initFailures == 0 && report.nextInitAt == nil)
             #expect(report.session?.trackingUrl == Self.trackingURL)
         }
-        #expect(ContinuousClock.now - realStart < .seconds(2), "3 s of backoff passed in virtual time")
     }
 
     /// The metadata poller on the daemon: failures in a row wait longer, a success goes back to
@@ -98,7 +97,6 @@ import BeaconTesting
         let daemon = BeaconDaemon(
             configuration: configuration, client: client, time: time.source, random: Highest(),
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let realStart = ContinuousClock.now
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await daemon.run() }
             await daemon.waitUntilSettled()
@@ -106,7 +104,6 @@ import BeaconTesting
             daemon.stop()
             await group.waitForAll()
         }
-        #expect(ContinuousClock.now - realStart < .seconds(2), "run() ended without waiting for the retry or the drain timeout")
         #expect(time.sleepers.isEmpty, "the retry's wait was cancelled")
         #expect(client.requestCount(Self.mediaURL) == 1)
         #expect(await daemon.statusReport().state == "idle")
