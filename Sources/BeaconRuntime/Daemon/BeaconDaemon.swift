@@ -275,7 +275,7 @@ public actor BeaconDaemon: Service {
             case .gaveUp(let mediaURL, let reason):
                 logs.session.error("session init failed, not retried mediaUrl=\(mediaURL) reason=\"\(reason)\"")
             case .ready(let endpoints):
-                announce(Self.announcement(endpoints))
+                announce(endpoints.announcement)
                 notify(.sessionReady(endpoints))
             case .replyToLoads(let generation, let result):
                 for waiter in loadWaiters.removeValue(forKey: generation) ?? [] { waiter.resume(returning: result) }
@@ -382,24 +382,6 @@ public actor BeaconDaemon: Service {
             do { try await time.sleep(until: retryAt) } catch { return nil }
             guard supervisor.isCurrent(generation) else { return nil }
         }
-    }
-
-    /// The JSON line that hands the session to the player.
-    static func announcement(_ endpoints: SessionEndpoints) -> String {
-        struct Announcement: Encodable {
-            var manifestUrl: String
-            var trackingUrl: String
-            var sessionId: String?
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(manifestUrl, forKey: .manifestUrl)
-                try container.encode(trackingUrl, forKey: .trackingUrl)
-                try container.encode(sessionId, forKey: .sessionId)
-            }
-            enum CodingKeys: String, CodingKey { case manifestUrl, trackingUrl, sessionId }
-        }
-        let value = Announcement(manifestUrl: endpoints.manifestUrl, trackingUrl: endpoints.trackingUrl, sessionId: endpoints.sessionId)
-        return JSONLine.encode(value)
     }
 
     // MARK: Metadata
@@ -559,7 +541,7 @@ public actor BeaconDaemon: Service {
         let waitingFor = supervisor.generation
         let result = await withCheckedContinuation { loadWaiters[waitingFor, default: []].append($0) }
         switch result {
-        case .success(let endpoints): return Self.announcement(endpoints)
+        case .success(let endpoints): return endpoints.announcement
         case .failure(let error): return ControlReply.errorLine(error.reason)
         }
     }
