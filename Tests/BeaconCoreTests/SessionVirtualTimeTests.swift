@@ -21,11 +21,10 @@ import BeaconTesting
         let client = ScriptedHTTPClient([Self.mediaURL: [.status(503), .status(503), .body(Self.initAnswer)], Self.trackingURL: [.status(404)]])
         let time = ManualTime()
         let start = time.now
-        let ready = Recorder<SessionEndpoints>()
+        let observed = BeaconDaemonTests.Observed()
         let daemon = BeaconDaemon(
             configuration: configuration, client: client, time: time.source, random: Highest(),
-            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
-            notify: { if case .sessionReady(let endpoints) = $0 { ready.append(endpoints) } })
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, notifications: DaemonNotificationHub([observed]))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await daemon.run() }
             defer { daemon.stop() }
@@ -45,7 +44,9 @@ import BeaconTesting
             #expect(await daemon.statusReport().initFailures == 2)
 
             time.advance(to: start + 3_000)
-            try await eventually("the session ready") { ready.count == 1 }
+            try await eventually("the session ready") {
+                observed.notifications.all.contains { if case .sessionReady = $0 { true } else { false } }
+            }
             #expect(client.requestCount(Self.mediaURL) == 3)
             let report = await daemon.statusReport()
             #expect(report.initFailures == 0 && report.nextInitAt == nil)

@@ -47,28 +47,12 @@ package enum SessionPhase: Sendable {
         }
     }
 
-    /// The `state` of status: `idle`, `initializing`, `error`, or the playback state of the session.
-    package var stateName: String {
-        switch self {
-        case .idle, .draining: "idle"
-        case .initializing: "initializing"
-        case .failed: "error"
-        case .active(let session): session.tracking.judge.state.rawValue
-        }
-    }
-
     /// Whether a session is asked for or played.
     package var hasSession: Bool {
         switch self {
         case .initializing, .active: true
         case .idle, .failed, .draining: false
         }
-    }
-
-    /// Why init failed for good; nil in every other phase.
-    package var failureReason: String? {
-        guard case .failed(let reason) = self else { return nil }
-        return reason
     }
 
     /// Init's failures in a row, while it is retried.
