@@ -126,6 +126,25 @@ public final class HTTPServer: Sendable {
 
     private final class Counter: Sendable {
         let accepted = Atomic<Int>(0)
+        /// Connections NIO accepted and not yet handed to a handler. NIO drops the ones still
+        /// queued when the listener closes, unclosed, and traps on those: stopping closes them here.
+        private let unserved = Mutex<[ObjectIdentifier: Connection]>([:])
+
+        func accepted(_ connection: Connection) {
+            accepted.add(1, ordering: .relaxed)
+            unserved.withLock { $0[ObjectIdentifier(connection.channel)] = connection }
+        }
+
+        func serving(_ connection: Connection) {
+            _ = unserved.withLock { $0.removeValue(forKey: ObjectIdentifier(connection.channel)) }
+        }
+
+        func takeUnserved() -> [Connection] {
+            unserved.withLock { connections in
+                defer { connections = [:] }
+                return Array(connections.values)
+            }
+        }
     }
 
     private init(host: String, port: Int, counter: Counter, listener: any Channel, acceptTask: Task<Void, Never>) {
@@ -155,10 +174,11 @@ public final class HTTPServer: Sendable {
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .bind(host: host, port: port) { channel in
-                    counter.accepted.add(1, ordering: .relaxed)
-                    return channel.eventLoop.makeCompletedFuture {
+                    channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                        return try Connection(wrappingChannelSynchronously: channel)
+                        let connection = try Connection(wrappingChannelSynchronously: channel)
+                        counter.accepted(connection)
+                        return connection
                     }
                 }
         } catch let error as IOError {
@@ -172,12 +192,15 @@ public final class HTTPServer: Sendable {
             throw .cannotListen(host: host, port: port, reason: "no local address after bind")
         }
         let acceptTask = Task<Void, Never> {
-            // Leaving this scope (on stop) cancels every connection task and closes the listener.
             try? await server.executeThenClose { connections in
                 try await withThrowingDiscardingTaskGroup { group in
+                    // Ends when the listener is closed.
                     for try await connection in connections {
+                        counter.serving(connection)
                         group.addTask { await serve(connection, maxBodyBytes: maxRequestBodyBytes, handler: handler) }
                     }
+                    // Stopping: the connections still open end now.
+                    group.cancelAll()
                 }
             }
         }
@@ -188,9 +211,11 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, cancels running handlers and closes all connections; returns
     /// when everything is closed.
     public func stop() async {
-        acceptTask.cancel()
         try? await listener.close()
         await acceptTask.value
+        for connection in counter.takeUnserved() {
+            try? await connection.executeThenClose { _, _ in }
+        }
     }
 
     private static func serve(_ connection: Connection, maxBodyBytes: Int, handler: Handler) async {
