@@ -37,7 +37,7 @@ final class DemoScreen: DaemonNotificationSubscriber {
         }
     }
 
-    private static func describe(_ result: BeaconSender.Result) -> String {
+    private static func describe(_ result: RequestResult) -> String {
         switch result.outcome {
         case .answered(let status): "HTTP \(status) in \(result.latencyMilliseconds) ms"
         case .failed(let reason): "failed: \(reason)"

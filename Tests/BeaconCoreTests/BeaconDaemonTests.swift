@@ -48,7 +48,7 @@ import Testing
         }
 
         /// The final results and state of every finished tracking event.
-        var finished: [(results: [BeaconSender.Result], state: ReportingState)] {
+        var finished: [(results: [RequestResult], state: ReportingState)] {
             notifications.all.compactMap { notification in
                 guard case .beaconsDelivered(_, let results, let state) = notification else { return nil }
                 return (results, state)

@@ -16,8 +16,8 @@ struct BeaconSenderTests {
         "http://127.0.0.1:9/complete",
     ]
 
-    func reports(of sender: BeaconSender) async -> [Int: [BeaconSender.Result]] {
-        let reports = Recorder<(Int, BeaconSender.Result)>()
+    func reports(of sender: BeaconSender) async -> [Int: [RequestResult]] {
+        let reports = Recorder<(Int, RequestResult)>()
         await sender.send(urls) { index, result in reports.append((index, result)) }
         return Dictionary(grouping: reports.all, by: \.0).mapValues { $0.map(\.1) }
     }

@@ -28,16 +28,16 @@ import Testing
             signalingUrls: (0..<urls).map { "http://127.0.0.1/b?e=\(event)&n=\($0)" })
     }
 
-    static func answered(_ status: Int, after milliseconds: Int64) -> BeaconSender.Result {
-        BeaconSender.Result(url: "http://127.0.0.1/b", outcome: .answered(status: status), latencyMilliseconds: milliseconds)
+    static func answered(_ status: Int, after milliseconds: Int64) -> RequestResult {
+        RequestResult(url: "http://127.0.0.1/b", outcome: .answered(status: status), latencyMilliseconds: milliseconds)
     }
 
     static let retrying = BeaconDelivery(
         key: BeaconDelivery.Key(sessionID: "s", podID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/b", occurrence: 0),
         reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), attempts: 1, lastStatus: 503, dueAt: 0, nextAttemptAt: 700)
 
-    static func outcome(_ outcome: BeaconSender.Result.Outcome) -> BeaconSender.Result {
-        BeaconSender.Result(url: "http://127.0.0.1/b", outcome: outcome, latencyMilliseconds: 0)
+    static func outcome(_ outcome: RequestResult.Outcome) -> RequestResult {
+        RequestResult(url: "http://127.0.0.1/b", outcome: outcome, latencyMilliseconds: 0)
     }
 
     func status(session: Bool, lastTickAt: Milliseconds?, lastMetadataAt: Milliseconds?) -> StatusReport {

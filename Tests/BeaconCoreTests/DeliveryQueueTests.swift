@@ -25,12 +25,12 @@ import Testing
             updatedAt: updatedAt)
     }
 
-    static func result(_ status: Int, url: String = "") -> BeaconSender.Result {
-        BeaconSender.Result(url: url, outcome: .answered(status: status), latencyMilliseconds: 1)
+    static func result(_ status: Int, url: String = "") -> RequestResult {
+        RequestResult(url: url, outcome: .answered(status: status), latencyMilliseconds: 1)
     }
 
-    static func failure(_ error: HTTPClientError, url: String = "") -> BeaconSender.Result {
-        BeaconSender.Result(url: url, outcome: .failed(error), latencyMilliseconds: 0)
+    static func failure(_ error: HTTPClientError, url: String = "") -> RequestResult {
+        RequestResult(url: url, outcome: .failed(error), latencyMilliseconds: 0)
     }
 
     static let ok = result(200)
@@ -141,12 +141,12 @@ import Testing
     }
 
     @Test func hostSignalOfEachOutcome() {
-        let reached: [BeaconSender.Result.Outcome] = [
+        let reached: [RequestResult.Outcome] = [
             .answered(status: 200), .answered(status: 500), .answered(status: 429), .answered(status: 404), .failed(.timedOut),
             .failed(.transferFailed("x")), .failed(.tooManyRedirects), .failed(.responseTooLarge(limit: 1)),
         ]
-        let unreachable: [BeaconSender.Result.Outcome] = [.failed(.connectionFailed("x")), .failed(.connectTimedOut)]
-        let none: [BeaconSender.Result.Outcome] = [
+        let unreachable: [RequestResult.Outcome] = [.failed(.connectionFailed("x")), .failed(.connectTimedOut)]
+        let none: [RequestResult.Outcome] = [
             .failed(.cancelled), .failed(.invalidURL("x")), .failed(.unsupportedScheme("ftp")), .refused("x"), .notSent,
         ]
         #expect(reached.allSatisfy { HostSignal($0) == .reached })
@@ -216,13 +216,13 @@ import Testing
     /// Any answer, a refusal or a 5xx as much as a success, and a request sent that timed out, say
     /// the host is reachable again: the others follow, two at first, whatever became of the probe.
     @Test(arguments: [
-        BeaconSender.Result.Outcome.answered(status: 404), .answered(status: 503), .answered(status: 429), .failed(.timedOut),
+        RequestResult.Outcome.answered(status: 404), .answered(status: 503), .answered(status: 429), .failed(.timedOut),
         .failed(.tooManyRedirects),
     ])
-    func aProbeThatReachesTheHostEndsItsFailure(outcome: BeaconSender.Result.Outcome) {
+    func aProbeThatReachesTheHostEndsItsFailure(outcome: RequestResult.Outcome) {
         var queue = failingHost()
         #expect(queue.start(now: 105).map(\.key.url) == ["http://a.example/1"])
-        let result = BeaconSender.Result(url: "http://a.example/1", outcome: outcome, latencyMilliseconds: 1)
+        let result = RequestResult(url: "http://a.example/1", outcome: outcome, latencyMilliseconds: 1)
         _ = queue.finish(Self.key("http://a.example/1"), verdict: .failed(reason: "given up"), result: result, now: 106)
         #expect(queue.start(now: 106).map(\.key.url) == ["http://a.example/2", "http://a.example/3"], "after \(outcome)")
     }
@@ -350,7 +350,7 @@ import Testing
         _ = queue.start(now: 0)
         _ = queue.finish(key, verdict: .retry(at: 5, reason: "HTTP 503"), result: Self.unavailable, now: 1)
         _ = queue.start(now: 5)
-        let timedOut = BeaconSender.Result(url: key.url, outcome: .failed(.timedOut), latencyMilliseconds: 0)
+        let timedOut = RequestResult(url: key.url, outcome: .failed(.timedOut), latencyMilliseconds: 0)
         let retried = queue.finish(key, verdict: .retry(at: 9, reason: "timed out"), result: timedOut, now: 6)
         let waiting = try #require(retried)
         #expect(waiting.lastStatus == 503)

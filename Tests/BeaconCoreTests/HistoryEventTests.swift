@@ -20,8 +20,8 @@ import Testing
             sessionID: "s1", podID: "p1", adID: "p1-a1", event: .start, eventStart: 0, url: "http://127.0.0.1:1/b?1", occurrence: 0),
         reference: firing.reference, attempts: 1, lastStatus: 503, dueAt: 0, nextAttemptAt: 800)
 
-    static func result(_ url: String, _ outcome: BeaconSender.Result.Outcome) -> BeaconSender.Result {
-        BeaconSender.Result(url: url, outcome: outcome, latencyMilliseconds: 3)
+    static func result(_ url: String, _ outcome: RequestResult.Outcome) -> RequestResult {
+        RequestResult(url: url, outcome: outcome, latencyMilliseconds: 3)
     }
 
     /// One notification of every case, each with the entry it must give (nil: not recorded).

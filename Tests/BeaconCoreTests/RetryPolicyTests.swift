@@ -20,11 +20,11 @@ import Testing
     }
 
     func verdict(
-        _ outcome: BeaconSender.Result.Outcome, retryAfter: String? = nil, attempts: Int = 1, now: Milliseconds? = nil,
+        _ outcome: RequestResult.Outcome, retryAfter: String? = nil, attempts: Int = 1, now: Milliseconds? = nil,
         wallNow: Milliseconds? = nil, seed: UInt64 = 1
     ) -> RetryPolicy.Verdict {
         var random = SeededGenerator(seed: seed)
-        let result = BeaconSender.Result(url: url, outcome: outcome, latencyMilliseconds: 5, retryAfter: retryAfter)
+        let result = RequestResult(url: url, outcome: outcome, latencyMilliseconds: 5, retryAfter: retryAfter)
         return policy.verdict(on: result, of: delivery(attempts: attempts), now: now ?? dueAt + 100, wallNow: wallNow ?? now ?? dueAt + 100, using: &random)
     }
 
@@ -142,7 +142,7 @@ import Testing
     @Test func theWallClockChangesNoRetryTimeAndNoDeadline() {
         for step: Milliseconds in [-3_600_000, 3_600_000] {
             for now in [dueAt + 100, dueAt + 15 * 60_000 - 1, dueAt + 15 * 60_000] {
-                for outcome: BeaconSender.Result.Outcome in [.answered(status: 503), .failed(.timedOut)] {
+                for outcome: RequestResult.Outcome in [.answered(status: 503), .failed(.timedOut)] {
                     #expect(verdict(outcome, retryAfter: "5", now: now, wallNow: now + step) == verdict(outcome, retryAfter: "5", now: now))
                 }
             }
@@ -216,7 +216,7 @@ import Testing
         queue.add(delivery(attempts: 0))
         _ = queue.start(now: dueAt)
         var random = SeededGenerator(seed: 1)
-        let result = BeaconSender.Result(url: url, outcome: .answered(status: 503), latencyMilliseconds: 5)
+        let result = RequestResult(url: url, outcome: .answered(status: 503), latencyMilliseconds: 5)
         let now = deadline - 100
         let inFlight = try #require(queue.deliveries[delivery().key])
         let verdict = policy.verdict(on: result, of: inFlight, now: now, wallNow: now, using: &random)

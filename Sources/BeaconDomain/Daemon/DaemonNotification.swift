@@ -21,7 +21,7 @@ public enum DaemonNotification: Sendable {
     /// A tracking event became due: its signaling URLs are about to be requested.
     case beaconsDue(Firing)
     /// A fired tracking event finished: every signaling URL's result and the event's new reporting state.
-    case beaconsDelivered(Firing, results: [BeaconSender.Result], state: ReportingState)
+    case beaconsDelivered(Firing, results: [RequestResult], state: ReportingState)
     /// A request of this delivery did not deliver; it is due again at its `nextAttemptAt`.
     case beaconRetrying(BeaconDelivery)
     /// Shutdown began; this many beacon requests were in flight.

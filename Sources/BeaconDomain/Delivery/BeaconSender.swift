@@ -9,51 +9,15 @@ public struct BeaconSender: Sendable {
         self.quiet = quiet
     }
 
-    /// What became of one request of a signaling URL.
-    public struct Result: Sendable, Equatable {
-        public enum Outcome: Sendable, Equatable {
-            /// The server answered with this HTTP status.
-            case answered(status: Int)
-            /// No HTTP answer: connection, timeout or redirect trouble.
-            case failed(HTTPClientError)
-            /// Never requested: the URL is not one we may send to.
-            case refused(String)
-            /// Never requested: the daemon is quiet.
-            case notSent
-        }
-
-        public var url: String
-        public var outcome: Outcome
-        public var latencyMilliseconds: Int64
-        /// The answer's `Retry-After` header, as sent.
-        public var retryAfter: String?
-
-        public init(url: String, outcome: Outcome, latencyMilliseconds: Int64, retryAfter: String? = nil) {
-            self.url = url
-            self.outcome = outcome
-            self.latencyMilliseconds = latencyMilliseconds
-            self.retryAfter = retryAfter
-        }
-
-        /// Whether this URL counts as reported.
-        public var isSuccess: Bool {
-            switch outcome {
-            case .answered(let status): HTTPStatus.isSuccess(status)
-            case .notSent: true
-            case .failed, .refused: false
-            }
-        }
-    }
-
     /// Requests every signaling URL at once; `report` hears what became of each, by its index in
     /// `urls`, as soon as it is known (see ``HTTPClient/send(_:reporting:)``).
-    public func send(_ urls: [String], reporting report: @escaping @Sendable (Int, Result) -> Void) async {
+    public func send(_ urls: [String], reporting report: @escaping @Sendable (Int, RequestResult) -> Void) async {
         var allowed: [(index: Int, url: String)] = []
         for (index, url) in urls.enumerated() {
             if let reason = URLPolicy.refusal(of: url) {
-                report(index, Result(url: url, outcome: .refused(reason), latencyMilliseconds: 0))
+                report(index, RequestResult(url: url, outcome: .refused(reason), latencyMilliseconds: 0))
             } else if quiet {
-                report(index, Result(url: url, outcome: .notSent, latencyMilliseconds: 0))
+                report(index, RequestResult(url: url, outcome: .notSent, latencyMilliseconds: 0))
             } else {
                 allowed.append((index, url))
             }
@@ -64,11 +28,11 @@ public struct BeaconSender: Sendable {
             let (index, url) = requested[position]
             switch answer {
             case .success(let response):
-                report(index, Result(
+                report(index, RequestResult(
                     url: url, outcome: .answered(status: response.status), latencyMilliseconds: response.latencyMilliseconds,
                     retryAfter: response.retryAfter))
             case .failure(let error):
-                report(index, Result(url: url, outcome: .failed(error), latencyMilliseconds: 0))
+                report(index, RequestResult(url: url, outcome: .failed(error), latencyMilliseconds: 0))
             }
         }
     }

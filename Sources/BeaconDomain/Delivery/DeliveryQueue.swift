@@ -116,7 +116,7 @@ public struct DeliveryQueue: Sendable {
     /// Records the verdict on an in-flight delivery's request and returns the delivery as it now
     /// stands; nil when the key is not in flight.
     public mutating func finish(
-        _ key: Key, verdict: RetryPolicy.Verdict, result: BeaconSender.Result, now: Milliseconds
+        _ key: Key, verdict: RetryPolicy.Verdict, result: RequestResult, now: Milliseconds
     ) -> BeaconDelivery? {
         guard var delivery = deliveries[key], delivery.state == .inFlight else { return nil }
         let host = release(key)

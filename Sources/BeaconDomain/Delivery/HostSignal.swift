@@ -11,7 +11,7 @@ enum HostSignal: Sendable, Equatable {
     /// Nothing is known about the host (the request never left).
     case none
 
-    init(_ outcome: BeaconSender.Result.Outcome) {
+    init(_ outcome: RequestResult.Outcome) {
         switch outcome {
         case .answered:
             self = .reached

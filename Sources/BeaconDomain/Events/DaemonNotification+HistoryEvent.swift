@@ -37,7 +37,7 @@ extension DaemonNotification {
         }
     }
 
-    private static func delivery(_ firing: Firing, _ results: [BeaconSender.Result], _ state: ReportingState) -> HistoryEvent {
+    private static func delivery(_ firing: Firing, _ results: [RequestResult], _ state: ReportingState) -> HistoryEvent {
         var details = [
             "adBreak": firing.podID, "ad": firing.adID, "event": firing.event.rawValue,
             "results": results.map(\.shortOutcome).joined(separator: ","),
@@ -53,7 +53,7 @@ extension DaemonNotification {
     }
 }
 
-extension BeaconSender.Result {
+extension RequestResult {
     /// The HTTP status, or what happened instead, in one word.
     fileprivate var shortOutcome: String {
         switch outcome {

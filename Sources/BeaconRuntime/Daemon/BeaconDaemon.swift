@@ -88,7 +88,7 @@ public actor BeaconDaemon: Service {
     /// Firings whose end was announced since the last batch of results: two of its deliveries may end in one batch.
     private var announcedFirings: Set<BeaconDelivery.Key> = []
     /// The last result of each delivery whose tracking event has not finished yet.
-    private var lastResults: [BeaconDelivery.Key: BeaconSender.Result] = [:]
+    private var lastResults: [BeaconDelivery.Key: RequestResult] = [:]
     /// Deliveries whose request may leave now, handed to the delivery loop a batch at a time.
     private let started: AsyncStream<[BeaconDelivery]>
     private let startedInput: AsyncStream<[BeaconDelivery]>.Continuation
@@ -610,7 +610,7 @@ public actor BeaconDaemon: Service {
         var changed = extra
         for expired in queue.expire(dueBefore: retryPolicy.expiryCutoff(now: time), now: time, reason: "beacon max age passed before it could be sent") {
             changed.append(expired)
-            let result = BeaconSender.Result(url: expired.key.url, outcome: .failed(.timedOut), latencyMilliseconds: 0)
+            let result = RequestResult(url: expired.key.url, outcome: .failed(.timedOut), latencyMilliseconds: 0)
             logBeacon(result, of: expired)
             finished(expired, result: result)
         }
@@ -670,7 +670,7 @@ public actor BeaconDaemon: Service {
         guard !batch.isEmpty else { return }
         announcedFirings = []
         let time = now()
-        var updates: [(delivery: BeaconDelivery, result: BeaconSender.Result)] = []
+        var updates: [(delivery: BeaconDelivery, result: RequestResult)] = []
         for (key, result) in batch {
             let updated: BeaconDelivery?
             if case .failed(.cancelled) = result.outcome {
@@ -703,7 +703,7 @@ public actor BeaconDaemon: Service {
     }
 
     /// A delivery ended: when its tracking event's last one has, the event gets its reporting state.
-    private func finished(_ delivery: BeaconDelivery, result: BeaconSender.Result) {
+    private func finished(_ delivery: BeaconDelivery, result: RequestResult) {
         switch delivery.state {
         case .delivered: if result.outcome != .notSent { counters.beaconsSent += 1 }
         case .failed: counters.beaconsFailed += 1
@@ -822,7 +822,7 @@ public actor BeaconDaemon: Service {
 
     /// One greppable `BEACON` line per request, always with pod, ad, event, URL, status and latency
     /// (`-` when there was no HTTP answer), and the attempt and reason when it did not deliver.
-    private func logBeacon(_ result: BeaconSender.Result, of delivery: BeaconDelivery) {
+    private func logBeacon(_ result: RequestResult, of delivery: BeaconDelivery) {
         let key = delivery.key
         var line = "pod=\(key.podID) ad=\(key.adID) event=\(key.event) url=\(key.url)"
         if case .answered(let status) = result.outcome {

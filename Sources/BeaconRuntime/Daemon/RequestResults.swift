@@ -4,12 +4,12 @@ import Synchronization
 /// The results of beacon requests, handed from the tasks that made them to the daemon in batches,
 /// so that every result that arrived during one journal commit goes into the next one.
 final class RequestResults: Sendable {
-    typealias Entry = (key: BeaconDelivery.Key, result: BeaconSender.Result)
+    typealias Entry = (key: BeaconDelivery.Key, result: RequestResult)
 
     private let entries = Mutex<[Entry]>([])
     private let wakeup = Wakeup()
 
-    func add(_ result: BeaconSender.Result, of key: BeaconDelivery.Key) {
+    func add(_ result: RequestResult, of key: BeaconDelivery.Key) {
         entries.withLock { $0.append((key, result)) }
         wakeup.signal()
     }

@@ -119,7 +119,7 @@ public final class DaemonMetrics: DaemonNotificationSubscriber {
 
     /// `sent` (answered 2xx), `failed` (another status, or no answer), `refused` (not an allowed URL),
     /// `not_sent` (quiet).
-    static func resultLabel(_ outcome: BeaconSender.Result.Outcome) -> String {
+    static func resultLabel(_ outcome: RequestResult.Outcome) -> String {
         switch outcome {
         case .answered(let status): HTTPStatus.isSuccess(status) ? "sent" : "failed"
         case .failed: "failed"

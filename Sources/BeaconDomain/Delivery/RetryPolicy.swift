@@ -26,7 +26,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// monotonic instant of the delivery's times). `wallNow` is the wall clock at that moment: a
     /// `Retry-After` date is turned into a wait against it, once, and the wait counted from `now`.
     public func verdict(
-        on result: BeaconSender.Result, of delivery: BeaconDelivery, now: Milliseconds, wallNow: Milliseconds,
+        on result: RequestResult, of delivery: BeaconDelivery, now: Milliseconds, wallNow: Milliseconds,
         using random: inout some RandomNumberGenerator
     ) -> Verdict {
         let reason: String

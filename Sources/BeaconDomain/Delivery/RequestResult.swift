@@ -1,0 +1,36 @@
+/// What became of one request of a signaling URL: the value the sender produces and every
+/// delivery decision reads.
+public struct RequestResult: Sendable, Equatable {
+    public enum Outcome: Sendable, Equatable {
+        /// The server answered with this HTTP status.
+        case answered(status: Int)
+        /// No HTTP answer: connection, timeout or redirect trouble.
+        case failed(HTTPClientError)
+        /// Never requested: the URL is not one we may send to.
+        case refused(String)
+        /// Never requested: the daemon is quiet.
+        case notSent
+    }
+
+    public var url: String
+    public var outcome: Outcome
+    public var latencyMilliseconds: Int64
+    /// The answer's `Retry-After` header, as sent.
+    public var retryAfter: String?
+
+    public init(url: String, outcome: Outcome, latencyMilliseconds: Int64, retryAfter: String? = nil) {
+        self.url = url
+        self.outcome = outcome
+        self.latencyMilliseconds = latencyMilliseconds
+        self.retryAfter = retryAfter
+    }
+
+    /// Whether this URL counts as reported.
+    public var isSuccess: Bool {
+        switch outcome {
+        case .answered(let status): HTTPStatus.isSuccess(status)
+        case .notSent: true
+        case .failed, .refused: false
+        }
+    }
+}
