@@ -18,7 +18,6 @@ public actor BeaconDaemon: Service {
     private var configuration: DaemonConfiguration
     /// Session init and metadata requests: a pool of their own, so they never wait behind beacon requests.
     private let metadataClient: any HTTPClient
-    private var sender: BeaconSender
     /// What the delivery timer and the drain timeout sleep on: `ContinuousClock`, the clock of `time`'s instants.
     private let clock: any Clock<Duration>
     private let time: TimeSource
@@ -73,29 +72,16 @@ public actor BeaconDaemon: Service {
     private var settledWaiters: [CheckedContinuation<Void, Never>] = []
 
     private var draining: Bool { supervisor.isDraining }
-    /// Set when the drain timeout passed: nothing more is requested.
-    private var drainTimedOut = false
-    /// The occurrence of the last repeatable firing, so two in the same millisecond stay two deliveries.
-    /// On the wall clock: it names the firing in the journal, across boots, and schedules nothing.
-    private var lastOccurrence: Milliseconds = 0
-    /// Every beacon delivery: due, in flight, and finished ones until retention prunes them.
-    private var queue: DeliveryQueue
-    private var retryPolicy: RetryPolicy
+    /// Every beacon delivery and what becomes of it: due, in flight, and finished ones until retention prunes them.
+    private var deliveries: DeliveryCoordinator
     /// Every random draw: backoff jitter, macros.
     private var random: any RandomNumberGenerator & Sendable
-    private var journal: JournalAccess
-    private var lastPruneAt: Milliseconds?
-    /// Firings whose end was announced since the last batch of results: two of its deliveries may end in one batch.
-    private var announcedFirings: Set<BeaconDelivery.Key> = []
-    /// The last result of each delivery whose tracking event has not finished yet.
-    private var lastResults: [BeaconDelivery.Key: RequestResult] = [:]
-    /// Deliveries whose request may leave now, handed to the delivery loop a batch at a time.
-    private let started: AsyncStream<[BeaconDelivery]>
-    private let startedInput: AsyncStream<[BeaconDelivery]>.Continuation
-    /// Wakes the retry timer when a retry is scheduled sooner than it sleeps.
-    private let wakeup = Wakeup()
-    /// Results of requests, recorded in batches: one journal commit for all that finished meanwhile.
-    private let results = RequestResults()
+    /// Deliveries and sessions on disk, written off the actor.
+    private let journal: JournalWriter
+    /// Requests, their results and the retry timer.
+    private let pump: DeliveryPump
+    /// Effects whose write the journal acknowledged, to report.
+    private let written = Handover<DeliveryEffects>()
     private let drained: AsyncStream<Void>
     private let drainedInput: AsyncStream<Void>.Continuation
     private let stopRequests: AsyncStream<Void>
@@ -129,19 +115,21 @@ public actor BeaconDaemon: Service {
     ) {
         self.configuration = configuration
         self.metadataClient = metadataClient ?? client
-        self.sender = BeaconSender(client: client, quiet: configuration.quiet)
         self.clock = clock
         self.time = time
         self.random = random
-        self.queue = DeliveryQueue(perHostLimit: configuration.maxInFlightPerHost, totalLimit: configuration.maxInFlight)
-        self.retryPolicy = RetryPolicy(backoff: configuration.retryBackoff, maxAge: configuration.beaconMaxAge.milliseconds)
-        self.journal = JournalAccess(opener: journal)
+        self.deliveries = DeliveryCoordinator(
+            queue: DeliveryQueue(perHostLimit: configuration.maxInFlightPerHost, totalLimit: configuration.maxInFlight),
+            retryPolicy: RetryPolicy(backoff: configuration.retryBackoff, maxAge: configuration.beaconMaxAge.milliseconds))
+        let pump = DeliveryPump(sender: BeaconSender(client: client, quiet: configuration.quiet))
+        self.pump = pump
         self.announce = announce
         self.notifications = notifications
         self.logger = logger
-        self.logs = Logs(logger, debugTracking: configuration.debugTracking)
+        let logs = Logs(logger, debugTracking: configuration.debugTracking)
+        self.logs = logs
+        self.journal = JournalWriter(opener: journal, now: { time.now() }, logger: logs.journal, failed: { pump.timer.signal() })
         self.logLinesDropped = logLinesDropped
-        (started, startedInput) = AsyncStream.makeStream()
         (drained, drainedInput) = AsyncStream.makeStream()
         (stopRequests, stopInput) = AsyncStream.makeStream()
         supervisor = SessionSupervisor(mediaURL: configuration.mediaURL)
@@ -157,12 +145,13 @@ public actor BeaconDaemon: Service {
     // MARK: Running
 
     public func run() async {
-        openJournal()
+        await openJournal()
         await withDiscardingTaskGroup { group in
             group.addTask { await self.superviseSessions() }
-            group.addTask { await self.deliverBeacons() }
+            group.addTask { await self.pump.run() }
             group.addTask { await self.keepTime() }
             group.addTask { await self.recordResults() }
+            group.addTask { await self.reportWritten() }
             group.addTask {
                 try? await gracefulShutdown()
                 self.stop()
@@ -173,7 +162,9 @@ public actor BeaconDaemon: Service {
             group.cancelAll()
         }
         // Requests cancelled by the drain timeout stay due, as possible re-sends.
-        record(results.takeAll())
+        record(pump.results.takeAll())
+        await journal.flush()
+        for effects in written.takeAll() { report(effects) }
         notifications.finish()
     }
 
@@ -184,11 +175,12 @@ public actor BeaconDaemon: Service {
 
     private func beginDrain() {
         guard !draining else { return }
-        logs.drain.info("draining: \(queue.inFlightCount) beacon requests in flight, \(queue.dueCount) due stay in the journal")
-        notify(.drainStarted(inFlight: queue.inFlightCount))
+        logs.drain.info(
+            "draining: \(deliveries.queue.inFlightCount) beacon requests in flight, \(deliveries.queue.dueCount) due stay in the journal")
+        notify(.drainStarted(inFlight: deliveries.queue.inFlightCount))
         endSession(draining: true)
         // What is due now still leaves within the drain timeout; what waits for a retry stays due.
-        startDeliveries()
+        carryOut(deliveries.beginDrain(now: now()))
         finishDrainIfIdle()
     }
 
@@ -208,9 +200,10 @@ public actor BeaconDaemon: Service {
             return first
         }
         if !finished {
-            drainTimedOut = true
-            logs.drain.warning("drain timeout: cancelling \(queue.inFlightCount) beacon requests still in flight; they stay due in the journal")
-            notify(.drainTimedOut(inFlight: queue.inFlightCount))
+            deliveries.drainTimedOut()
+            let inFlight = deliveries.queue.inFlightCount
+            logs.drain.warning("drain timeout: cancelling \(inFlight) beacon requests still in flight; they stay due in the journal")
+            notify(.drainTimedOut(inFlight: inFlight))
         }
     }
 
@@ -222,13 +215,13 @@ public actor BeaconDaemon: Service {
         configuration.metadataInterval = runtime.metadataInterval
         configuration.retention = runtime.retention
         configuration.beaconMaxAge = runtime.beaconMaxAge
-        sender.quiet = runtime.quiet
-        retryPolicy.maxAge = runtime.beaconMaxAge.milliseconds
+        pump.setQuiet(runtime.quiet)
+        deliveries.setMaxAge(runtime.beaconMaxAge.milliseconds)
         session?.metadata.schedule.interval = runtime.metadataInterval.milliseconds
         session?.tracking.retention = runtime.retention.milliseconds
         logs = Logs(logger, debugTracking: runtime.debugTracking)
         // A shorter max age may give up a delivery waiting for its retry: the timer looks again.
-        wakeup.signal()
+        pump.timer.signal()
     }
 
     // MARK: Sessions
@@ -330,10 +323,10 @@ public actor BeaconDaemon: Service {
         notify(.sessionStarting(mediaURL: mediaURL))
         let endpoints: SessionEndpoints
         var resumed: (session: TrackingSession, due: [Firing])?
-        if let snapshot = savedSession(for: mediaURL) {
+        if let snapshot = await savedSession(for: mediaURL) {
             endpoints = snapshot.endpoints
             resumed = TrackingSession.resuming(
-                snapshot, states: reportingStates(ofSession: endpoints.journalKey), retention: configuration.retention.milliseconds)
+                snapshot, states: await reportingStates(ofSession: endpoints.journalKey), retention: configuration.retention.milliseconds)
         } else {
             guard let initialized = await initializeSession(mediaURL: mediaURL, generation: generation) else { return }
             endpoints = initialized
@@ -560,38 +553,17 @@ public actor BeaconDaemon: Service {
     /// Turns fired tracking events into deliveries, one per signaling URL, and starts what may start.
     private func dispatch(_ firings: [Firing]) {
         guard !firings.isEmpty, let sessionKey = session?.endpoints.journalKey else { return }
-        let time = now()
         // Every firing of this call occurred now: what [TIMESTAMP] says, on every request of it.
-        let occurredAt = self.time.wallNow()
-        var added: [BeaconDelivery] = []
+        let occurredAt = time.wallNow()
         for firing in firings {
             logs.beacon.debug("firing pod=\(firing.podID) ad=\(firing.adID) event=\(firing.event) urls=\(firing.signalingUrls.count)")
             notify(.beaconsDue(firing))
-            guard !firing.signalingUrls.isEmpty else {
-                session?.tracking.record(.done, for: firing.reference)
-                notify(.beaconsDelivered(firing, results: [], state: .done))
-                continue
-            }
-            // An event that fires once is one delivery per URL for good; a repeatable one is a new one each time.
-            var occurrence: Milliseconds = 0
-            if !firing.event.firesOnce {
-                lastOccurrence = max(self.time.wallNow(), lastOccurrence + 1)
-                occurrence = lastOccurrence
-            }
-            let context = macroContext(of: firing, occurredAt: occurredAt)
-            for url in firing.signalingUrls {
-                let key = BeaconDelivery.Key(
-                    sessionID: sessionKey, podID: firing.podID, adID: firing.adID, event: firing.event, eventStart: firing.eventStart,
-                    url: url, occurrence: occurrence)
-                guard queue.deliveries[key] == nil else { continue }
-                // Expanded once, here: the delivery is journaled with this URL and every request sends it.
-                let sentURL = MacroExpansion.expand(url, context: context, settings: configuration.macros, using: &random)
-                let delivery = BeaconDelivery(key: key, sentURL: sentURL, reference: firing.reference, dueAt: time)
-                if queue.add(delivery) { added.append(delivery) }
-            }
         }
-        startDeliveries(saving: added)
-        wakeup.signal()
+        let effects = deliveries.fire(
+            firings, sessionKey: sessionKey, macros: configuration.macros, context: { macroContext(of: $0, occurredAt: occurredAt) },
+            now: now(), wallNow: occurredAt, using: &random)
+        carryOut(effects)
+        pump.timer.signal()
     }
 
     /// What the macros of a firing's signaling URLs are filled from.
@@ -604,248 +576,141 @@ public actor BeaconDaemon: Service {
             playhead: tracking.judge.lastPlayhead, occurredAt: occurredAt, contentPosition: tracking.contentPosition)
     }
 
-    /// Starts every delivery that may start now. Each is on disk, with `extra`, before its request leaves.
-    private func startDeliveries(saving extra: [BeaconDelivery] = []) {
-        let time = now()
-        var changed = extra
-        for expired in queue.expire(dueBefore: retryPolicy.expiryCutoff(now: time), now: time, reason: "beacon max age passed before it could be sent") {
-            changed.append(expired)
-            let result = RequestResult(url: expired.key.url, outcome: .failed(.timedOut), latencyMilliseconds: 0)
-            logBeacon(result, of: expired)
-            finished(expired, result: result)
+    /// Carries out what the coordinator decided. Counted now, with the deliveries; written to the
+    /// journal, whose acknowledgement starts the requests (on the journal's thread, without the
+    /// actor) and hands the effects back to ``reportWritten()``: nothing says done or failed
+    /// before the journal does, and nothing waits for the disk.
+    private func carryOut(_ effects: DeliveryEffects) {
+        count(effects)
+        let pump = pump
+        let written = written
+        journal.submit(effects.persist) { _ in
+            pump.start(effects.start)
+            written.add(effects)
         }
-        let starting = drainTimedOut ? [] : queue.start(now: time)
-        // A delivery that became due and starts in this same commit is written once, in flight.
-        let startingKeys = changed.isEmpty ? [] : Set(starting.map(\.key))
-        write(changed.filter { !startingKeys.contains($0.key) } + starting)
-        for delivery in starting {
-            if delivery.attempts > 1 { counters.beaconsRetried += 1 }
-            if delivery.resend { counters.beaconsResent += 1 }
+    }
+
+    /// Counted as the deliveries change, so that status's counters and deliveries agree.
+    private func count(_ effects: DeliveryEffects) {
+        counters.beaconsSent += effects.counters.sent
+        counters.beaconsFailed += effects.counters.failed
+        counters.beaconsRetried += effects.counters.retried
+        counters.beaconsResent += effects.counters.resent
+    }
+
+    /// Logs and reports what the coordinator decided.
+    private func report(_ effects: DeliveryEffects) {
+        for delivery in effects.start {
             logs.beacon.debug(
                 "BEACON requesting pod=\(delivery.key.podID) ad=\(delivery.key.adID) event=\(delivery.key.event) url=\(delivery.key.url) attempt=\(delivery.attempts) quiet=\(configuration.quiet)")
         }
-        if !starting.isEmpty { startedInput.yield(starting) }
-    }
-
-    /// Requests each batch of started deliveries in a task of its own, the whole batch in one hand-over.
-    private func deliverBeacons() async {
-        await withDiscardingTaskGroup { group in
-            for await batch in started {
-                let sender = sender
-                group.addTask {
-                    await sender.send(batch.map(\.sentURL)) { index, result in
-                        // Reported under the URL as in the metadata: the one logs and history show, never an expanded [IFA].
-                        var reported = result
-                        reported.url = batch[index].key.url
-                        self.results.add(reported, of: batch[index].key)
-                    }
-                }
+        for ended in effects.ended {
+            logs.beacon.log(level: ended.line.isWarning ? .warning : .info, "\(ended.line.text)")
+            if ended.retrying { notify(.beaconRetrying(ended.delivery)) }
+        }
+        for finished in effects.finished {
+            if session?.endpoints.journalKey == finished.sessionKey {
+                session?.tracking.record(finished.state, for: finished.firing.reference)
             }
+            notify(.beaconsDelivered(finished.firing, results: finished.results, state: finished.state))
         }
     }
 
     /// Sleeps until the next retry or journal reopen is due, or until woken by new work, then starts what is due.
     private func keepTime() async {
         while !Task.isCancelled {
-            let wait = nextWakeTime().map { Duration.milliseconds(max($0 - now(), 0)) }
-            await wakeup.wait(for: wait, clock: clock)
+            let next = [deliveries.nextWake(after: now()), journal.status.nextOpenTime].compactMap { $0 }.min()
+            await pump.timer.wait(for: next.map { .milliseconds(max($0 - now(), 0)) }, clock: clock)
             guard !Task.isCancelled else { return }
-            reopenJournalIfDue()
-            startDeliveries()
+            await reopenJournalIfDue()
+            carryOut(deliveries.timePassed(now: now()))
         }
-    }
-
-    private func nextWakeTime() -> Milliseconds? {
-        [queue.nextAttempt(after: now()), journal.nextOpenTime].compactMap { $0 }.min()
     }
 
     private func recordResults() async {
         while !Task.isCancelled {
-            record(await results.next())
+            record(await pump.results.next())
         }
     }
 
     /// Records what became of requests: one journal commit for the batch, with what starts next.
-    private func record(_ batch: [RequestResults.Entry]) {
+    /// The results that come while it is written go into the next batch.
+    private func record(_ batch: [(key: BeaconDelivery.Key, result: RequestResult)]) {
         guard !batch.isEmpty else { return }
-        announcedFirings = []
-        let time = now()
-        var updates: [(delivery: BeaconDelivery, result: RequestResult)] = []
-        for (key, result) in batch {
-            let updated: BeaconDelivery?
-            if case .failed(.cancelled) = result.outcome {
-                updated = queue.interrupt(key, now: time)
-            } else if let current = queue.deliveries[key] {
-                let verdict = retryPolicy.verdict(on: result, of: current, now: time, wallNow: self.time.wallNow(), using: &random)
-                updated = queue.finish(key, verdict: verdict, result: result, now: time)
-            } else {
-                updated = nil
-            }
-            if let updated { updates.append((updated, result)) }
-        }
-        // Delivered (or given up) is on disk before status says so.
-        startDeliveries(saving: updates.map(\.delivery))
-        for (delivery, result) in updates {
-            logBeacon(result, of: delivery)
-            if delivery.state == .due, !draining { notify(.beaconRetrying(delivery)) }
-            if delivery.state.isFinished { finished(delivery, result: result) }
-        }
+        let effects = deliveries.record(batch, now: now(), wallNow: time.wallNow(), using: &random)
+        carryOut(effects)
         // Only a delivery due again can bring the timer's next wake nearer.
-        if updates.contains(where: { $0.delivery.state == .due }) { wakeup.signal() }
-        finishDrainIfIdle()
+        if effects.ended.contains(where: { $0.delivery.state == .due }) { pump.timer.signal() }
+    }
+
+    /// Reports what the journal acknowledged, in the order it was decided.
+    private func reportWritten() async {
+        while !Task.isCancelled {
+            for effects in await written.next() { report(effects) }
+            finishDrainIfIdle()
+        }
     }
 
     /// Ends the delivery loop once draining leaves no request in flight.
     private func finishDrainIfIdle() {
-        guard draining, queue.inFlightCount == 0 else { return }
-        startedInput.finish()
+        guard draining, deliveries.isDrained else { return }
+        pump.finish()
         drainedInput.finish()
-    }
-
-    /// A delivery ended: when its tracking event's last one has, the event gets its reporting state.
-    private func finished(_ delivery: BeaconDelivery, result: RequestResult) {
-        switch delivery.state {
-        case .delivered: if result.outcome != .notSent { counters.beaconsSent += 1 }
-        case .failed: counters.beaconsFailed += 1
-        case .due, .inFlight: return
-        }
-        lastResults[delivery.key] = result
-        let siblings = queue.deliveries(sharingFiringWith: delivery.key)
-        guard siblings.allSatisfy(\.state.isFinished), announcedFirings.insert(DeliveryQueue.firingKey(of: delivery.key)).inserted else {
-            return
-        }
-        let state = ReportingState(deliveries: siblings)
-        if session?.endpoints.journalKey == delivery.key.sessionID {
-            session?.tracking.record(state, for: delivery.reference)
-        }
-        let ordered = siblings.sorted { $0.key.url < $1.key.url }
-        let results = ordered.compactMap { lastResults.removeValue(forKey: $0.key) }
-        let firing = Firing(
-            reference: delivery.reference, podID: delivery.key.podID, adID: delivery.key.adID, event: delivery.key.event,
-            eventStart: delivery.key.eventStart, signalingUrls: ordered.map(\.key.url))
-        notify(.beaconsDelivered(firing, results: results, state: state))
     }
 
     // MARK: Journal
 
-    private func openJournal() {
-        guard journal.isConfigured else { return }
-        switch journal.open(now: now()) {
-        case .failure(let error):
-            counters.journalErrors += 1
+    private func openJournal() async {
+        guard journal.status.isConfigured else { return }
+        if case .failure(let error) = await journal.open() {
             logs.journal.error("journal unavailable, keeping deliveries in memory only reason=\"\(error.reason)\"")
-        case .success:
-            let restored = journal.use(now: now()) { journal throws(JournalError) in try journal.unfinishedDeliveries() }
-            guard case .success(let deliveries)? = restored else { return journalFailed(restored) }
-            for delivery in deliveries { queue.add(delivery) }
-            if !deliveries.isEmpty {
-                logs.journal.notice("resuming \(deliveries.count) beacon deliveries from the journal")
-            }
-            startDeliveries()
+            return
         }
+        guard let restored = await journal.read({ journal throws(JournalError) in try journal.unfinishedDeliveries() }) else { return }
+        let effects = deliveries.restore(restored, now: now())
+        if !restored.isEmpty {
+            logs.journal.notice("resuming \(restored.count) beacon deliveries from the journal")
+        }
+        carryOut(effects)
     }
 
     /// After a failure: once the journal opens again, everything known is written to it.
-    private func reopenJournalIfDue() {
-        let time = now()
-        guard journal.mayOpen(now: time) else { return }
-        guard case .success = journal.open(now: time) else {
-            counters.journalErrors += 1
-            return
-        }
-        let everything = Array(queue.deliveries.values)
-        write(everything)
-        saveSnapshot(force: true)
-        if journal.problem == nil {
+    private func reopenJournalIfDue() async {
+        guard await journal.reopenIfDue(now: now()) else { return }
+        let everything = Array(deliveries.queue.deliveries.values)
+        let snapshot = session.map { $0.tracking.snapshot(endpoints: $0.endpoints, savedAt: now()) }
+        session?.snapshotDirty = false
+        if case .success? = await journal.save(everything, session: snapshot) {
             logs.journal.notice("journal writable again: wrote \(everything.count) beacon deliveries")
         }
     }
 
-    private func write(_ deliveries: [BeaconDelivery], session snapshot: SessionSnapshot? = nil) {
-        guard !deliveries.isEmpty || snapshot != nil else { return }
-        let written = journal.use(now: now()) { journal throws(JournalError) in try journal.save(deliveries, session: snapshot) }
-        journalFailed(written)
-    }
-
-    private func journalFailed<Value>(_ result: Result<Value, JournalError>?) {
-        guard case .failure(let error)? = result else { return }
-        counters.journalErrors += 1
-        logs.journal.error(
-            "journal write failed, keeping deliveries in memory and retrying in \(JournalAccess.reopenInterval / 1000) s reason=\"\(error.reason)\"")
-        wakeup.signal()
-    }
-
     /// Saves the session's snapshot when playback or metadata changed since the last save.
-    private func saveSnapshot(force: Bool = false) {
-        guard let current = session, current.snapshotDirty || force else { return }
-        let time = now()
+    private func saveSnapshot() {
+        guard let current = session, current.snapshotDirty else { return }
         session?.snapshotDirty = false
-        write([], session: current.tracking.snapshot(endpoints: current.endpoints, savedAt: time))
+        journal.submit([], session: current.tracking.snapshot(endpoints: current.endpoints, savedAt: now())) { _ in }
     }
 
     /// A saved session to resume for this media URL, if the journal has one within retention.
-    private func savedSession(for mediaURL: String) -> SessionSnapshot? {
-        let time = now()
+    private func savedSession(for mediaURL: String) async -> SessionSnapshot? {
         let sessionID = SessionEndpoints.sessionID(in: mediaURL)
-        let found = journal.use(now: time) { journal throws(JournalError) in
-            try journal.session(sessionID: sessionID, mediaURL: mediaURL, savedSince: time - configuration.retention.milliseconds)
-        }
-        journalFailed(found)
-        guard case .success(let snapshot?)? = found else { return nil }
-        return snapshot
+        let savedSince = now() - configuration.retention.milliseconds
+        return await journal.read { journal throws(JournalError) in
+            try journal.session(sessionID: sessionID, mediaURL: mediaURL, savedSince: savedSince)
+        } ?? nil
     }
 
     /// The reporting states that a session's deliveries, in memory and in the journal, leave its events in.
-    private func reportingStates(ofSession sessionKey: String) -> [EventReference: ReportingState] {
-        let stored = journal.use(now: now()) { journal throws(JournalError) in try journal.deliveries(ofSession: sessionKey) }
-        journalFailed(stored)
-        var deliveries: [BeaconDelivery.Key: BeaconDelivery] = [:]
-        if case .success(let rows)? = stored { for row in rows { deliveries[row.key] = row } }
-        for (key, delivery) in queue.deliveries where key.sessionID == sessionKey { deliveries[key] = delivery }
-        // The latest firing of each event decides its state.
-        let latest = Dictionary(grouping: deliveries.values, by: \.reference).mapValues { group in
-            let occurrence = group.map(\.key.occurrence).max()
-            return ReportingState(deliveries: group.filter { $0.key.occurrence == occurrence })
-        }
-        return latest
+    private func reportingStates(ofSession sessionKey: String) async -> [EventReference: ReportingState] {
+        let stored = await journal.read { journal throws(JournalError) in try journal.deliveries(ofSession: sessionKey) }
+        return deliveries.reportingStates(ofSession: sessionKey, stored: stored ?? [])
     }
 
     /// Forgets finished deliveries and old sessions past retention, at most every few minutes.
     private func pruneJournal() {
-        let time = now()
-        if let lastPruneAt, time - lastPruneAt < 5 * 60_000 { return }
-        lastPruneAt = time
-        let cutoff = time - configuration.retention.milliseconds
-        queue.prune(finishedBefore: cutoff)
-        journalFailed(journal.use(now: time) { journal throws(JournalError) in try journal.prune(before: cutoff) })
-    }
-
-    /// One greppable `BEACON` line per request, always with pod, ad, event, URL, status and latency
-    /// (`-` when there was no HTTP answer), and the attempt and reason when it did not deliver.
-    private func logBeacon(_ result: RequestResult, of delivery: BeaconDelivery) {
-        let key = delivery.key
-        var line = "pod=\(key.podID) ad=\(key.adID) event=\(key.event) url=\(key.url)"
-        if case .answered(let status) = result.outcome {
-            line += " status=\(status)"
-        } else {
-            line += " status=-"
-        }
-        line += " latency_ms=\(result.latencyMilliseconds) attempt=\(delivery.attempts)"
-        if delivery.resend { line += " resend=true" }
-        let reason = delivery.lastError.map { " reason=\"\($0)\"" } ?? ""
-        switch (delivery.state, result.outcome) {
-        case (_, .notSent):
-            logs.beacon.info("BEACON not sent (quiet) \(line)")
-        case (.delivered, _):
-            logs.beacon.info("BEACON sent \(line)")
-        case (.due, _), (.inFlight, _):
-            let next = max(delivery.nextAttemptAt - now(), 0)
-            logs.beacon.warning("BEACON retrying \(line) next_attempt_in_ms=\(next)\(reason)")
-        case (.failed, .refused):
-            logs.beacon.warning("BEACON refused \(line)\(reason)")
-        case (.failed, _):
-            logs.beacon.warning("BEACON failed \(line)\(reason)")
-        }
+        guard let cutoff = deliveries.prune(now: now(), retention: configuration.retention.milliseconds) else { return }
+        journal.prune(before: cutoff)
     }
 
     // MARK: Status
@@ -857,18 +722,20 @@ public actor BeaconDaemon: Service {
         snapshot.lastTickAt = lastTickAt
         snapshot.lastMetadataAt = session?.metadata.lastRefreshedAt
         snapshot.counters = counters
+        snapshot.counters.journalErrors = journal.status.errors
         snapshot.counters.logLinesDropped = logLinesDropped()
         snapshot.lastError = lastError
         snapshot.initFailures = phase.initFailures
         snapshot.nextInitAt = phase.nextInitAt
         snapshot.wallOffset = time.wallOffset()
-        snapshot.deliveries = queue.deliveries
+        snapshot.deliveries = deliveries.queue.deliveries
         snapshot.journal = journalReport()
         return snapshot
     }
 
     private func journalReport() -> StatusReport.Journal {
-        guard journal.isConfigured else { return StatusReport.Journal(state: .off) }
-        return journal.problem.map { StatusReport.Journal(state: .unavailable, error: $0) } ?? StatusReport.Journal(state: .ok)
+        let health = journal.status
+        guard health.isConfigured else { return StatusReport.Journal(state: .off) }
+        return health.problem.map { StatusReport.Journal(state: .unavailable, error: $0) } ?? StatusReport.Journal(state: .ok)
     }
 }
