@@ -249,8 +249,10 @@ import Testing
         let client = ScriptedHTTPClient([due.key.url: [.status(200)], inFlight.key.url: [.status(204)], finished.key.url: [.status(500)]])
         let observed = Observed()
         try await withDaemon(Self.configuration(session: false), client: client, journal: journal, observed: observed) { daemon in
-            try await eventually("both to be delivered") {
+            // On disk first, then reported: the tracking event's end follows the journal's write.
+            try await eventually("both to be delivered and their event reported") {
                 journal.delivery(due.key)?.state == .delivered && journal.delivery(inFlight.key)?.state == .delivered
+                    && !observed.finished.isEmpty
             }
             let status = await daemon.statusReport()
             #expect(status.counters.beaconsSent == 2)
