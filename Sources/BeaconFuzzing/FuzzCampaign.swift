@@ -6,23 +6,23 @@ import BeaconTesting
 /// pool (the seeds, and the mutants the target accepted, which reach deeper than rejected ones)
 /// with another as splice donor. Everything follows from the seed, so a failure replays from
 /// the seed it reports, over the same seeds.
-public struct FuzzCampaign: Sendable {
-    public var target: FuzzTarget
-    public var seeds: [FuzzSeed]
-    public var mutator: InputMutator
+package struct FuzzCampaign: Sendable {
+    package var target: FuzzTarget
+    package var seeds: [FuzzSeed]
+    package var mutator: InputMutator
     /// Accepted mutants kept in the pool, at most; later ones replace random earlier ones.
-    public var maxPoolGrowth = 2_000
+    package var maxPoolGrowth = 2_000
     /// Accepted mutants longer than this are not kept: huge inputs are slow to check and mutate.
-    public var maxPooledLength = 16 * 1024
+    package var maxPooledLength = 16 * 1024
 
-    public init(target: FuzzTarget, seeds: [FuzzSeed], dictionary: FuzzDictionary) {
+    package init(target: FuzzTarget, seeds: [FuzzSeed], dictionary: FuzzDictionary) {
         self.target = target
         self.seeds = seeds
         self.mutator = InputMutator(dictionary: dictionary)
     }
 
     /// The target's standard seeds and dictionary from the package at `packageRoot`.
-    public init(target: FuzzTarget, packageRoot: String) throws(FuzzSetupError) {
+    package init(target: FuzzTarget, packageRoot: String) throws(FuzzSetupError) {
         self.init(
             target: target, seeds: try FuzzCorpus.seeds(for: target, packageRoot: packageRoot),
             dictionary: try FuzzCorpus.dictionary(for: target, packageRoot: packageRoot))
@@ -31,7 +31,7 @@ public struct FuzzCampaign: Sendable {
     /// Checks every seed, then mutants until `iterations` inputs were checked or `duration`
     /// passed; stops at the first property that fails. `willCheck` sees each input first, so
     /// that one that traps can still be found.
-    public func run(
+    package func run(
         seed: UInt64, iterations: Int, duration: Duration, willCheck: ([UInt8]) -> Void = { _ in }
     ) -> FuzzReport {
         let deadline = ContinuousClock.now + duration

@@ -8,9 +8,9 @@ import Foundation
 /// and libFuzzer alike: the hand-written edge cases of `Fuzz/seeds/<target>/`, the samples the
 /// project ships, the metadata documents anywhere below `../shared/fixtures` when it is there, and
 /// `Fuzz/<target>.dict`.
-public enum FuzzCorpus {
+package enum FuzzCorpus {
     /// Every seed of `target`, in a fixed order (a seed replays only over the same corpus).
-    public static func seeds(for target: FuzzTarget, packageRoot: String) throws(FuzzSetupError) -> [FuzzSeed] {
+    package static func seeds(for target: FuzzTarget, packageRoot: String) throws(FuzzSetupError) -> [FuzzSeed] {
         var seeds = try files(in: "\(packageRoot)/Fuzz/seeds/\(target)", required: true)
         switch target {
         case .lines:
@@ -25,11 +25,11 @@ public enum FuzzCorpus {
     }
 
     /// The path of `target`'s dictionary, as libFuzzer's `-dict=` takes it.
-    public static func dictionaryPath(for target: FuzzTarget, packageRoot: String) -> String {
+    package static func dictionaryPath(for target: FuzzTarget, packageRoot: String) -> String {
         "\(packageRoot)/Fuzz/\(target).dict"
     }
 
-    public static func dictionary(for target: FuzzTarget, packageRoot: String) throws(FuzzSetupError) -> FuzzDictionary {
+    package static func dictionary(for target: FuzzTarget, packageRoot: String) throws(FuzzSetupError) -> FuzzDictionary {
         let path = dictionaryPath(for: target, packageRoot: packageRoot)
         return try FuzzDictionary(parsing: String(decoding: try seed(at: path, named: path).bytes, as: UTF8.self))
     }

@@ -1,15 +1,15 @@
 /// Tokens a mutation may insert: numbers at the edges, keywords, punctuation. They are read from
 /// a dictionary file in libFuzzer's format (`name="value"` or `"value"` per line, `#` comments,
 /// `\\`, `\"` and `\xNN` escapes), so the in-process runner and libFuzzer share one list.
-public struct FuzzDictionary: Sendable, Equatable {
-    public var tokens: [[UInt8]]
+package struct FuzzDictionary: Sendable, Equatable {
+    package var tokens: [[UInt8]]
 
-    public init(tokens: [[UInt8]]) {
+    package init(tokens: [[UInt8]]) {
         self.tokens = tokens
     }
 
     /// Parses a dictionary file; a malformed line is an error naming it, as libFuzzer makes it one.
-    public init(parsing text: String) throws(FuzzSetupError) {
+    package init(parsing text: String) throws(FuzzSetupError) {
         var tokens: [[UInt8]] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let entry = line.drop { $0 == " " || $0 == "\t" }

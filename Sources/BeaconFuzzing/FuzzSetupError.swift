@@ -1,5 +1,5 @@
 /// Why a fuzz run could not be set up (a missing seed directory, a malformed dictionary).
-public struct FuzzSetupError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct FuzzSetupError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,5 @@
 /// What a fuzz run feeds its inputs to, and the properties it checks on each.
-public enum FuzzTarget: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum FuzzTarget: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Bytes as they arrive on stdin or the control socket: framed into lines, each line parsed,
     /// the commands played into a tracking session.
     case lines
@@ -7,13 +7,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable, CustomStringConvertible 
     /// then plays through its first ad break.
     case metadata
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Checks every property of the target on one input, throwing the first that does not hold.
     /// Returns whether the input was accepted (some line parsed, or the document decoded): a
     /// run keeps such inputs to mutate further, as they reach deeper than rejected ones.
     @discardableResult
-    public func check(_ input: [UInt8]) throws(PropertyViolation) -> Bool {
+    package func check(_ input: [UInt8]) throws(PropertyViolation) -> Bool {
         switch self {
         case .lines: try LineInputProperties.check(input)
         case .metadata: try MetadataProperties.check(input)

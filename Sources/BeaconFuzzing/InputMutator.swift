@@ -3,13 +3,13 @@ import BeaconTesting
 /// deleted and duplicated ranges, splices with another input, dictionary tokens (numbers at the
 /// edges, keywords), and the shapes that break parsers: deep nesting, huge runs, invalid UTF-8,
 /// NUL and CR.
-public struct InputMutator: Sendable {
-    public var dictionary: FuzzDictionary
+package struct InputMutator: Sendable {
+    package var dictionary: FuzzDictionary
     /// Mutations stop growing an input past this many bytes: 16 KiB, as `make fuzz` tells
     /// libFuzzer. Lines longer than the limit are still made, against a tiny limit.
-    public var maxLength: Int
+    package var maxLength: Int
 
-    public init(dictionary: FuzzDictionary, maxLength: Int = 16 * 1024) {
+    package init(dictionary: FuzzDictionary, maxLength: Int = 16 * 1024) {
         self.dictionary = dictionary
         self.maxLength = maxLength
     }
@@ -20,7 +20,7 @@ public struct InputMutator: Sendable {
     static let invalidUTF8: [[UInt8]] = [[0x80], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80]]
 
     /// One to four stacked mutations of `input`; `donor` is another input to splice from.
-    public func mutate(_ input: [UInt8], donor: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
+    package func mutate(_ input: [UInt8], donor: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
         var bytes = input
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
             mutateOnce(&bytes, donor: donor, using: &generator)

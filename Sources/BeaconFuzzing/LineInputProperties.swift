@@ -128,7 +128,7 @@ enum LineInputProperties {
             }
             return MetadataDocument(
                 dataRange: DataRange(start: max(0, start - 60_000), end: start + 16_000),
-                pods: [Pod(id: "break", startTime: start, duration: 16_000, ads: ads)], timeline: timeline)
+                adBreaks: [AdBreak(id: "break", startTime: start, duration: 16_000, ads: ads)], timeline: timeline)
         }
     }
 }

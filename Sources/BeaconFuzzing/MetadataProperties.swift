@@ -68,9 +68,9 @@ enum MetadataProperties {
                 "an accepted start lies within 1970...9999 and its non-negative duration ends by then",
                 "\(name()) starts at \(start) for \(duration)")
         }
-        for pod in document.pods {
-            try checkSpan("ad break \(pod.id)", start: pod.startTime, duration: pod.duration)
-            for ad in pod.ads {
+        for adBreak in document.adBreaks {
+            try checkSpan("ad break \(adBreak.id)", start: adBreak.startTime, duration: adBreak.duration)
+            for ad in adBreak.ads {
                 try checkSpan("ad \(ad.id)", start: ad.startTime, duration: ad.duration)
                 for event in ad.trackingEvents {
                     try checkSpan("\(event.event) of ad \(ad.id)", start: event.startTime, duration: event.duration)
@@ -86,7 +86,7 @@ enum MetadataProperties {
         try probe.apply(document)
         try PropertyViolation.require(
             probe.firedOnce.isEmpty, "metadata fires nothing before anything played", "fired \(probe.firedOnce.count) events")
-        guard let firstBreak = probe.session.schedule.pods.first else { return }
+        guard let firstBreak = probe.session.schedule.adBreaks.first else { return }
 
         let from = max(0, firstBreak.startTime - 2_000)
         let to = min(from + playedSpan, MetadataDocument.latestTime)
@@ -104,9 +104,9 @@ enum MetadataProperties {
 
         let played = from...to
         let due = Set(
-            probe.session.schedule.pods.flatMap { pod in
-                pod.ads.indices.flatMap { adIndex in
-                    let events = pod.ads[adIndex].trackingEvents
+            probe.session.schedule.adBreaks.flatMap { adBreak in
+                adBreak.ads.indices.flatMap { adIndex in
+                    let events = adBreak.ads[adIndex].trackingEvents
                     // Only what the metadata does not hold back (a withdrawn ad, an event beyond its ad);
                     // a verificationNotExecuted goes with its ad's impression.
                     let impressed = events.contains { $0.event == .impression && $0.heldBack == nil && $0.window.overlaps(played) }
@@ -115,7 +115,7 @@ enum MetadataProperties {
                         let due =
                             event.event.trigger == .playback
                             ? event.heldBack == nil && event.window.overlaps(played) : event.event.trigger == .impression && impressed
-                        return due ? EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex) : nil
+                        return due ? EventReference(adBreakID: adBreak.id, adIndex: adIndex, eventIndex: eventIndex) : nil
                     }
                 }
             })

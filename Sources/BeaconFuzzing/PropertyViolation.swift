@@ -1,16 +1,16 @@
 /// A property the code under fuzzing must keep, found broken on one input.
-public struct PropertyViolation: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PropertyViolation: Error, Sendable, Equatable, CustomStringConvertible {
     /// The property, stated as what must hold.
-    public var property: String
+    package var property: String
     /// What was seen instead.
-    public var details: String
+    package var details: String
 
-    public init(property: String, details: String) {
+    package init(property: String, details: String) {
         self.property = property
         self.details = details
     }
 
-    public var description: String { "\(property): \(details)" }
+    package var description: String { "\(property): \(details)" }
 
     /// Throws a violation of `property` unless `condition` holds; the texts are built only on failure.
     static func require(

@@ -35,7 +35,7 @@ struct SessionProbe {
         for firing in firings {
             let event = session.schedule[firing.reference]
             try PropertyViolation.require(
-                event?.event == firing.event && event?.signalingUrls == firing.signalingUrls,
+                event?.event == firing.event && event?.signalingURLs == firing.signalingURLs,
                 "a firing names an event of the schedule", "\(firing) after \(step()) names \(String(describing: event))")
             try PropertyViolation.require(
                 event?.reportingState == .connecting, "a fired event is connecting",

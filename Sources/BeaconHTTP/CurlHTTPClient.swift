@@ -13,30 +13,30 @@ import Synchronization
 ///
 /// Call ``shutdown()`` when done; dropping the last reference also stops the thread,
 /// without waiting for it.
-public final class CurlHTTPClient: HTTPClient, Sendable {
+package final class CurlHTTPClient: HTTPClient, Sendable {
     /// Limits and identity applied to every request this client sends.
-    public struct Configuration: Sendable, Equatable {
+    package struct Configuration: Sendable, Equatable {
         /// Longest wait for a TCP (and TLS) connection to be established.
-        public var connectTimeout: Duration
+        package var connectTimeout: Duration
         /// Longest time for a whole request, redirects included, from when it is handed to libcurl:
         /// time waiting for one of the host's connections does not count.
-        public var totalTimeout: Duration
+        package var totalTimeout: Duration
         /// Redirects followed before the request fails with `.tooManyRedirects`.
-        public var maxRedirects: Int
+        package var maxRedirects: Int
         /// Connections open at once to one host; further transfers queue for one.
-        public var maxConnectionsPerHost: Int
+        package var maxConnectionsPerHost: Int
         /// Connections open at once in total; also the size of the connection cache. Below
         /// hosts × per-host limit, a burst to many hosts closes idle connections to open others.
-        public var maxTotalConnections: Int
+        package var maxTotalConnections: Int
         /// The `User-Agent` header, e.g. `beaconctl/1.0`; `nil` sends none.
-        public var userAgent: String?
+        package var userAgent: String?
 
         /// Connections to one host by default; the daemon keeps as many beacon requests in flight to a host.
-        public static let defaultMaxConnectionsPerHost = HostConnections.perHost
+        package static let defaultMaxConnectionsPerHost = HostConnections.perHost
 
         /// Defaults: 5 s to connect, 10 s in total, 5 redirects, 6 connections per host, 128 in all
         /// (6 to each of 20 ad and verification hosts at once).
-        public init(
+        package init(
             connectTimeout: Duration = .seconds(5),
             totalTimeout: Duration = .seconds(10),
             maxRedirects: Int = 5,
@@ -54,18 +54,18 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     }
 
     /// The settings this client was created with.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let loop: CurlMultiLoop
 
     /// Starts the transfer thread. If libcurl cannot be set up, every request fails
     /// with `.connectionFailed` rather than the initializer trapping or throwing.
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.loop = CurlMultiLoop(configuration: configuration)
     }
 
     /// Shorthand for the common settings.
-    public convenience init(
+    package convenience init(
         connectTimeout: Duration = .seconds(5),
         totalTimeout: Duration = .seconds(10),
         userAgent: String? = "beaconctl"
@@ -84,7 +84,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     ///
     /// Any HTTP status is a response, not an error. Throws `.cancelled` if the calling
     /// task is cancelled or the client is shut down before the response is complete.
-    public func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+    package func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         let outcome = Mutex<Result<HTTPClientResponse, HTTPClientError>>(.failure(.cancelled))
         await send([request]) { _, result in outcome.withLock { $0 = result } }
         return try outcome.withLock { $0 }.get()
@@ -93,7 +93,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Hands every request to the transfer thread in one move; `report` runs on that thread.
     ///
     /// Each response or error is what ``send(_:)`` would give for the request alone.
-    public func send(
+    package func send(
         _ requests: [HTTPClientRequest],
         reporting report: @escaping @Sendable (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void
     ) async {
@@ -130,7 +130,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
     /// Fails pending requests with `.cancelled`, closes all connections and waits for
     /// the transfer thread to end. Requests sent afterwards fail with `.cancelled`.
-    public func shutdown() async {
+    package func shutdown() async {
         await loop.stop()
     }
 

@@ -12,44 +12,44 @@ import Foundation
 /// session initialization (a JSON POST under `/v1/session/`), a tracking document served in pages
 /// chained by `nextToken`, and the beacon sink. Times are seconds from the session's start; each
 /// avail and ad also gives its program date time, `programDateTimeStart` plus its media time.
-public final class SimulatedMediaTailorService: Sendable {
+package final class SimulatedMediaTailorService: Sendable {
     /// One avail as the service lists it: when it starts (media time) and its ads.
-    public struct Avail: Sendable, Equatable {
-        public var id: String
-        public var start: Milliseconds
-        public var adCount: Int
-        public var adDuration: Milliseconds
+    package struct Avail: Sendable, Equatable {
+        package var id: String
+        package var start: Milliseconds
+        package var adCount: Int
+        package var adDuration: Milliseconds
 
-        public init(id: String, start: Milliseconds, adCount: Int = 1, adDuration: Milliseconds = 8000) {
+        package init(id: String, start: Milliseconds, adCount: Int = 1, adDuration: Milliseconds = 8000) {
             self.id = id
             self.start = start
             self.adCount = adCount
             self.adDuration = adDuration
         }
 
-        public var duration: Milliseconds { Milliseconds(adCount) * adDuration }
+        package var duration: Milliseconds { Milliseconds(adCount) * adDuration }
 
         /// The id of the avail's ad at `index`.
-        public func adID(_ index: Int) -> String { "\(id)-ad\(index + 1)" }
+        package func adID(_ index: Int) -> String { "\(id)-ad\(index + 1)" }
     }
 
     /// How the service behaves; tests change it while it runs.
-    public struct Behavior: Sendable {
+    package struct Behavior: Sendable {
         /// Session-init POSTs answered 500 before one succeeds.
-        public var initFailures = 0
+        package var initFailures = 0
         /// Avails per tracking page.
-        public var availsPerPage = 1
+        package var availsPerPage = 1
         /// Tracking and beacon requests answered 503 while set: an outage.
-        public var outage = false
+        package var outage = false
         /// Whether avails and ads give `*ProgramDateTime`.
-        public var programDateTimes = true
+        package var programDateTimes = true
 
-        public init() {}
+        package init() {}
     }
 
-    public let server: HTTPServer
+    package let server: HTTPServer
     /// The program date time of media time 0.
-    public let programDateTimeStart: Milliseconds
+    package let programDateTimeStart: Milliseconds
     private let state: Mutex<State>
 
     private struct State {
@@ -61,10 +61,10 @@ public final class SimulatedMediaTailorService: Sendable {
     }
 
     /// The session-initialization URL: POST it with `{"reportingMode": "client"}`.
-    public var sessionInitURL: String { server.baseURL + "/v1/session/sim-account/sim-config/index.m3u8" }
+    package var sessionInitURL: String { server.baseURL + "/v1/session/sim-account/sim-config/index.m3u8" }
 
     /// Starts the service with `avails`; media time 0 is `programDateTimeStart` on program date time.
-    public static func start(
+    package static func start(
         avails: [Avail], programDateTimeStart: Milliseconds = WallClock.now(), behavior: Behavior = Behavior()
     ) async throws -> SimulatedMediaTailorService {
         let box = ServiceBox()
@@ -83,27 +83,27 @@ public final class SimulatedMediaTailorService: Sendable {
         self.state = Mutex(state)
     }
 
-    public func stop() async {
+    package func stop() async {
         await server.stop()
     }
 
     /// Changes how the service behaves from the next request on.
-    public func change(_ update: @Sendable (inout Behavior) -> Void) { state.withLock { update(&$0.behavior) } }
+    package func change(_ update: @Sendable (inout Behavior) -> Void) { state.withLock { update(&$0.behavior) } }
 
     /// Adds an avail, listed on the pages after those served.
-    public func add(_ avail: Avail) { state.withLock { $0.avails.append(avail) } }
+    package func add(_ avail: Avail) { state.withLock { $0.avails.append(avail) } }
 
     /// The bodies of the session-init POSTs, in arrival order.
-    public func initBodies() -> [String] { state.withLock { $0.initBodies } }
+    package func initBodies() -> [String] { state.withLock { $0.initBodies } }
 
     /// The queries of the tracking GETs (`""` without one), in arrival order.
-    public func trackingQueries() -> [String] { state.withLock { $0.trackingQueries } }
+    package func trackingQueries() -> [String] { state.withLock { $0.trackingQueries } }
 
     /// The beacons received so far, in arrival order.
-    public func receivedBeacons() -> [SimulatedAdService.ReceivedBeacon] { state.withLock { $0.beacons } }
+    package func receivedBeacons() -> [SimulatedAdService.ReceivedBeacon] { state.withLock { $0.beacons } }
 
     /// How many beacons reached the sink for `event` of the ad (or avail, for break events) `owner`.
-    public func count(_ owner: String, _ event: TrackingEventType) -> Int {
+    package func count(_ owner: String, _ event: TrackingEventType) -> Int {
         receivedBeacons().filter { $0.path == "/beacon/\(owner)/\(event.rawValue)" }.count
     }
 
@@ -154,18 +154,18 @@ public final class SimulatedMediaTailorService: Sendable {
                 [base + "\(id)/\(type.rawValue)"]
             }
             return Wire.Ad(
-                adId: id, creativeId: "creative-\(id)", startTimeInSeconds: Wire.seconds(ad.startTime), durationInSeconds: Wire.seconds(ad.duration),
+                adID: id, creativeID: "creative-\(id)", startTimeInSeconds: Wire.seconds(ad.startTime), durationInSeconds: Wire.seconds(ad.duration),
                 adProgramDateTime: date(ad.startTime),
                 trackingEvents: ad.trackingEvents.map { event in
                     Wire.Event(
-                        eventId: "\(id)-\(event.event.rawValue)", eventType: event.event.rawValue, beaconUrls: event.signalingUrls,
+                        eventID: "\(id)-\(event.event.rawValue)", eventType: event.event.rawValue, beaconURLs: event.signalingURLs,
                         startTimeInSeconds: Wire.seconds(event.startTime), durationInSeconds: Wire.seconds(event.duration), eventProgramDateTime: date(event.startTime))
                 })
         }
         return Wire.Avail(
-            availId: avail.id, startTimeInSeconds: Wire.seconds(avail.start), durationInSeconds: Wire.seconds(avail.duration),
+            availID: avail.id, startTimeInSeconds: Wire.seconds(avail.start), durationInSeconds: Wire.seconds(avail.duration),
             availProgramDateTime: date(avail.start),
-            adBreakTrackingEvents: [TrackingEventType.breakStart, .breakEnd].map { Wire.BreakEvent(eventType: $0.rawValue, beaconUrls: [base + "\(avail.id)/\($0.rawValue)"]) },
+            adBreakTrackingEvents: [TrackingEventType.breakStart, .breakEnd].map { Wire.BreakEvent(eventType: $0.rawValue, beaconURLs: [base + "\(avail.id)/\($0.rawValue)"]) },
             ads: ads)
     }
 
@@ -179,33 +179,45 @@ public final class SimulatedMediaTailorService: Sendable {
             var nextToken: String
         }
         struct Avail: Encodable {
-            var availId: String
+            var availID: String
             var startTimeInSeconds: Double
             var durationInSeconds: Double
             var availProgramDateTime: String?
             var adBreakTrackingEvents: [BreakEvent]
             var ads: [Ad]
+
+            // The wire names, as documents and earlier releases spell them.
+            enum CodingKeys: String, CodingKey { case availID = "availId", startTimeInSeconds, durationInSeconds, availProgramDateTime, adBreakTrackingEvents, ads }
         }
         struct BreakEvent: Encodable {
             var eventType: String
-            var beaconUrls: [String]
+            var beaconURLs: [String]
+
+            // The wire names, as documents and earlier releases spell them.
+            enum CodingKeys: String, CodingKey { case eventType, beaconURLs = "beaconUrls" }
         }
         struct Ad: Encodable {
-            var adId: String
-            var creativeId: String
+            var adID: String
+            var creativeID: String
             var startTimeInSeconds: Double
             var durationInSeconds: Double
             var adProgramDateTime: String?
             var skipOffset: String? = nil
             var trackingEvents: [Event]
+
+            // The wire names, as documents and earlier releases spell them.
+            enum CodingKeys: String, CodingKey { case adID = "adId", creativeID = "creativeId", startTimeInSeconds, durationInSeconds, adProgramDateTime, skipOffset, trackingEvents }
         }
         struct Event: Encodable {
-            var eventId: String
+            var eventID: String
             var eventType: String
-            var beaconUrls: [String]
+            var beaconURLs: [String]
             var startTimeInSeconds: Double
             var durationInSeconds: Double
             var eventProgramDateTime: String?
+
+            // The wire names, as documents and earlier releases spell them.
+            enum CodingKeys: String, CodingKey { case eventID = "eventId", eventType, beaconURLs = "beaconUrls", startTimeInSeconds, durationInSeconds, eventProgramDateTime }
         }
     }
 }

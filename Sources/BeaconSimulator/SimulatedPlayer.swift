@@ -2,19 +2,19 @@ import BeaconDomain
 import BeaconRuntime
 
 /// A player at the live edge: a playhead tick every 250 ms at 1x, with a pause and a mute
-/// two seconds into the pod's first ad, then a resume.
-public struct SimulatedPlayer: Sendable {
-    public var pod: Pod
-    public var tickInterval: Milliseconds = 250
-    public var now: @Sendable () -> Milliseconds = WallClock.now
+/// two seconds into the ad break's first ad, then a resume.
+package struct SimulatedPlayer: Sendable {
+    package var adBreak: AdBreak
+    package var tickInterval: Milliseconds = 250
+    package var now: @Sendable () -> Milliseconds = WallClock.now
 
-    public init(pod: Pod) {
-        self.pod = pod
+    package init(adBreak: AdBreak) {
+        self.adBreak = adBreak
     }
 
     /// Plays until the wall clock reaches `end`, handing each input line to `send`.
-    public func play(until end: Milliseconds, send: @Sendable (String) async -> Void) async {
-        let pauseAt = pod.startTime + 2000
+    package func play(until end: Milliseconds, send: @Sendable (String) async -> Void) async {
+        let pauseAt = adBreak.startTime + 2000
         let resumeAt = pauseAt + 1500
         var paused = false
         var resumed = false

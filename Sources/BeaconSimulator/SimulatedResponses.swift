@@ -5,14 +5,14 @@ import Synchronization
 /// Answers that simulate slow or silent servers, for the demo's ad service and tests.
 extension HTTPServer.Response {
     /// Waits `delay`, then answers with `response`; returns early if the server stops.
-    public static func delayed(_ delay: Duration, _ response: Self) async -> Self {
+    package static func delayed(_ delay: Duration, _ response: Self) async -> Self {
         try? await Task.sleep(for: delay)
         return response
     }
 
     /// Never answers: suspends until the server stops, which cancels the handler.
     /// The connection stays open meanwhile and nothing is written to it.
-    public static func noAnswer() async -> Self {
+    package static func noAnswer() async -> Self {
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(3600))
         }
@@ -21,7 +21,7 @@ extension HTTPServer.Response {
 
     /// Sends `body` one byte every `interval`: a server that drips its answer. The stream ends
     /// when the server stops or the client goes away.
-    public static func drip(_ body: [UInt8], every interval: Duration, status: Int = 200) -> Self {
+    package static func drip(_ body: [UInt8], every interval: Duration, status: Int = 200) -> Self {
         let queue = ByteQueue(body)
         return Self(status: status, bodyStream: AsyncThrowingStream {
             try await Task.sleep(for: interval)
@@ -30,7 +30,7 @@ extension HTTPServer.Response {
     }
 
     /// Sends `chunk` over and over, never ending: a body no cap-less client could read whole.
-    public static func endless(_ chunk: [UInt8], status: Int = 200) -> Self {
+    package static func endless(_ chunk: [UInt8], status: Int = 200) -> Self {
         Self(status: status, bodyStream: AsyncThrowingStream {
             try Task.checkCancellation()
             return chunk
@@ -38,7 +38,7 @@ extension HTTPServer.Response {
     }
 
     /// Sends the first `count` bytes of `body`, then drops the connection before the response is complete.
-    public static func cutOff(_ body: [UInt8], after count: Int, status: Int = 200) -> Self {
+    package static func cutOff(_ body: [UInt8], after count: Int, status: Int = 200) -> Self {
         let queue = ByteQueue(Array(body.prefix(count)))
         return Self(status: status, bodyStream: AsyncThrowingStream {
             guard let part = queue.take(upTo: count) else { throw DroppedConnection() }

@@ -9,14 +9,14 @@ import Synchronization
 
 /// The receiving end of systemd's notification socket, for tests: datagrams sent to
 /// ``notifySocket`` (a path, or `@name` in the abstract namespace) are collected as messages.
-public final class SimulatedServiceManager: Sendable {
+package final class SimulatedServiceManager: Sendable {
     /// The value for `$NOTIFY_SOCKET`.
-    public let notifySocket: String
+    package let notifySocket: String
     private let descriptor: Int32
     private let received = Mutex<[String]>([])
 
     /// Binds a datagram socket named `notifySocket`; a path must not exist yet.
-    public init(notifySocket: String) throws(SimulatedServiceManagerError) {
+    package init(notifySocket: String) throws(SimulatedServiceManagerError) {
         #if canImport(Glibc)
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         #else
@@ -39,7 +39,7 @@ public final class SimulatedServiceManager: Sendable {
     }
 
     /// Every message received so far, oldest first, one per datagram.
-    public func messages() -> [String] {
+    package func messages() -> [String] {
         received.withLock { received in
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
@@ -52,12 +52,12 @@ public final class SimulatedServiceManager: Sendable {
     }
 
     /// Every `KEY=value` assignment received so far, in order, split out of the messages.
-    public func assignments() -> [String] {
+    package func assignments() -> [String] {
         messages().flatMap { $0.split(separator: "\n").map(String.init) }
     }
 }
 
 /// The notification socket could not be bound.
-public struct SimulatedServiceManagerError: Error, Sendable {
-    public var errno: Int32
+package struct SimulatedServiceManagerError: Error, Sendable {
+    package var errno: Int32
 }

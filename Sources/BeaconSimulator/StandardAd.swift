@@ -32,9 +32,9 @@ public enum StandardAd {
         let playback = playbackTypes.map { type in
             TrackingEvent(
                 event: type, startTime: start + offset(of: type, duration: duration),
-                duration: type == .impression ? duration : 0, signalingUrls: urls(type))
+                duration: type == .impression ? duration : 0, signalingURLs: urls(type))
         }
-        let actions = userTypes.map { TrackingEvent(event: $0, startTime: start, duration: 0, signalingUrls: urls($0)) }
+        let actions = userTypes.map { TrackingEvent(event: $0, startTime: start, duration: 0, signalingURLs: urls($0)) }
         return Ad(id: id, startTime: start, duration: duration, trackingEvents: playback + actions)
     }
 }

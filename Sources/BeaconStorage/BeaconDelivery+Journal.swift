@@ -1,7 +1,7 @@
 import BeaconDomain
 /// How a delivery is stored as a row of the journal's `deliveries` table.
 ///
-/// The reference's pod is the key's: the row keeps one `pod_id`. Its times are instants of the
+/// The reference's ad break is the key's: the row keeps one `pod_id`. Its times are instants of the
 /// journal's boot, with the wall-clock times a later boot estimates them from.
 extension BeaconDelivery {
     /// The columns, in the order `bind(to:)` numbers its parameters and `init(journalRow:)` reads.
@@ -11,7 +11,7 @@ extension BeaconDelivery {
     /// Binds every field as parameters 1 to 20, in the order of `journalColumns`, its times as read on `clock`.
     func bind(to statement: SQLiteStatement, clock: JournalClock) throws(SQLiteError) {
         try statement.bind(key.sessionID, at: 1)
-        try statement.bind(key.podID, at: 2)
+        try statement.bind(key.adBreakID, at: 2)
         try statement.bind(key.adID, at: 3)
         try statement.bind(key.event.rawValue, at: 4)
         try statement.bind(key.eventStart, at: 5)
@@ -47,14 +47,14 @@ extension BeaconDelivery {
     /// journal moves the rows of another boot to this one's clock when it opens).
     init(journalRow row: SQLiteStatement) throws(SQLiteError) {
         let key = Key(
-            sessionID: row.text(at: 0), podID: row.text(at: 1), adID: row.text(at: 2),
+            sessionID: row.text(at: 0), adBreakID: row.text(at: 1), adID: row.text(at: 2),
             event: TrackingEventType(rawValue: row.text(at: 3)), eventStart: row.int64(at: 4), url: row.text(at: 5),
             occurrence: row.int64(at: 6))
         self.init(
             key: key,
             // A row of a journal of version 2 has none: it sends the URL of its key, as it did.
             sentURL: row.optionalText(at: 19),
-            reference: EventReference(podID: key.podID, adIndex: row.int(at: 7), eventIndex: row.int(at: 8)),
+            reference: EventReference(adBreakID: key.adBreakID, adIndex: row.int(at: 7), eventIndex: row.int(at: 8)),
             state: try row.value(at: 9),
             attempts: row.int(at: 10),
             lastStatus: row.optionalInt(at: 11),

@@ -110,10 +110,10 @@ public final class SQLiteBeaconJournal: BeaconJournal {
     // MARK: BeaconJournal
 
     public func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?) throws(JournalError) {
-        if let stray = deliveries.first(where: { $0.reference.podID != $0.key.podID }) {
+        if let stray = deliveries.first(where: { $0.reference.adBreakID != $0.key.adBreakID }) {
             throw JournalError(
-                reason: "saving deliveries: the delivery of \(stray.key.url) is keyed to pod \(stray.key.podID) "
-                    + "but refers to pod \(stray.reference.podID)")
+                reason: "saving deliveries: the delivery of \(stray.key.url) is keyed to pod \(stray.key.adBreakID) "
+                    + "but refers to pod \(stray.reference.adBreakID)")
         }
         let json = session?.jsonBytes()
         guard !deliveries.isEmpty || session != nil else { return }
@@ -128,8 +128,8 @@ public final class SQLiteBeaconJournal: BeaconJournal {
                 }
                 if let session, let json {
                     try database.withStatement(Self.upsertSession) { statement throws(SQLiteError) in
-                        try statement.bind(session.endpoints.sessionId ?? "", at: 1)
-                        try statement.bind(session.endpoints.mediaUrl, at: 2)
+                        try statement.bind(session.endpoints.sessionID ?? "", at: 1)
+                        try statement.bind(session.endpoints.mediaURL, at: 2)
                         try statement.bind(session.savedAt, at: 3)
                         try statement.bind(json, at: 4)
                         try statement.bind(clock.wall(of: session.savedAt), at: 5)

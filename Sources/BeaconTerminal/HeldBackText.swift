@@ -25,11 +25,11 @@ enum HeldBackText {
     }
 
     /// `2 withdrawn   1 waiting for confirmation   3 never confirmed`, counting the events held
-    /// back in `pods`; nil when none is.
-    static func summary(of pods: [Pod]) -> String? {
+    /// back in `adBreaks`; nil when none is.
+    static func summary(of adBreaks: [AdBreak]) -> String? {
         var counts: [HoldReason: Int] = [:]
-        for pod in pods {
-            for ad in pod.ads {
+        for adBreak in adBreaks {
+            for ad in adBreak.ads {
                 for event in ad.trackingEvents { if let hold = event.heldBack { counts[hold, default: 0] += 1 } }
             }
         }

@@ -1,8 +1,8 @@
 import BeaconDomain
 /// Renders a status report for a person at a terminal: the session, where playback is, and every
-/// pod, ad and tracking event with its reporting state.
-public enum StatusView {
-    public static func render(_ report: StatusReport) -> String {
+/// ad break, ad and tracking event with its reporting state.
+package enum StatusView {
+    package static func render(_ report: StatusReport) -> String {
         let time = report.shownTimeline
         var lines: [String] = []
         lines.append("beaconctl \(report.version) (API level \(report.apiLevel))")
@@ -11,11 +11,11 @@ public enum StatusView {
             lines.append(field("session init", "\(report.initFailures) attempts failed in a row\(nextTry(report.nextInitAt))"))
         }
         if let session = report.session {
-            lines.append(field("session id", session.sessionId ?? "-"))
+            lines.append(field("session id", session.sessionID ?? "-"))
             lines.append(field("dialect", session.dialect?.rawValue ?? "auto, not decided yet"))
-            lines.append(field("media URL", session.mediaUrl))
-            lines.append(field("manifest URL", session.manifestUrl))
-            lines.append(field("tracking URL", session.trackingUrl))
+            lines.append(field("media URL", session.mediaURL))
+            lines.append(field("manifest URL", session.manifestURL))
+            lines.append(field("tracking URL", session.trackingURL))
         } else {
             lines.append(field("session", noSession(report)))
         }
@@ -50,22 +50,22 @@ public enum StatusView {
             lines.append("")
             lines.append("no ad breaks known")
         }
-        for pod in report.adBreaks {
+        for adBreak in report.adBreaks {
             lines.append("")
-            let podWithdrawn = !pod.ads.isEmpty && pod.ads.allSatisfy(\.isWithdrawn)
+            let adBreakWithdrawn = !adBreak.ads.isEmpty && adBreak.ads.allSatisfy(\.isWithdrawn)
             lines.append(
-                "ad break \(pod.id)   \(time.format(pod.startTime))   \(UTCTime.formatSpan(pod.duration))\(podWithdrawn ? "   WITHDRAWN" : "")")
-            for ad in pod.ads {
+                "ad break \(adBreak.id)   \(time.format(adBreak.startTime))   \(UTCTime.formatSpan(adBreak.duration))\(adBreakWithdrawn ? "   WITHDRAWN" : "")")
+            for ad in adBreak.ads {
                 let withdrawn = ad.isWithdrawn ? "   WITHDRAWN from the metadata before it played: none of its events fires" : ""
                 lines.append("  ad \(ad.id)   \(time.format(ad.startTime))   \(UTCTime.formatSpan(ad.duration))\(withdrawn)")
                 for event in ad.trackingEvents {
                     // The ad line already says why each event of a withdrawn ad is held back.
                     let reason = ad.isWithdrawn ? nil : HeldBackText.reason(for: event, in: ad)
                     lines.append(
-                        "    \(padded(HeldBackText.state(of: event), 10)) \(padded(event.event.rawValue, 18)) +\(padded(UTCTime.formatSpan(event.startTime - ad.startTime), 8)) \(urls(event.signalingUrls))"
+                        "    \(padded(HeldBackText.state(of: event), 10)) \(padded(event.event.rawValue, 18)) +\(padded(UTCTime.formatSpan(event.startTime - ad.startTime), 8)) \(urls(event.signalingURLs))"
                             + (reason.map { "   " + $0 } ?? ""))
-                    for url in event.currentSignalingUrls ?? [] { lines.append("      now in the metadata, never sent: \(url)") }
-                    for delivery in report.deliveries where delivery.podId == pod.id && delivery.adId == ad.id && delivery.event == event.event {
+                    for url in event.currentSignalingURLs ?? [] { lines.append("      now in the metadata, never sent: \(url)") }
+                    for delivery in report.deliveries where delivery.adBreakID == adBreak.id && delivery.adID == ad.id && delivery.event == event.event {
                         if let line = detail(delivery) { lines.append("      " + line) }
                     }
                 }
@@ -73,7 +73,7 @@ public enum StatusView {
                 for tracking in ad.attachedTracking {
                     let offset = tracking.startTime.map { "+" + UTCTime.formatSpan($0 - ad.startTime) } ?? "-"
                     lines.append(
-                        "    \(padded("listed", 10)) \(padded(tracking.event.rawValue, 18)) \(padded(offset, 9)) \(padded(urls(tracking.signalingUrls), 7)) \(tracking.source.rawValue)")
+                        "    \(padded("listed", 10)) \(padded(tracking.event.rawValue, 18)) \(padded(offset, 9)) \(padded(urls(tracking.signalingURLs), 7)) \(tracking.source.rawValue)")
                 }
             }
         }
@@ -91,7 +91,7 @@ public enum StatusView {
         if let status = delivery.lastStatus { text += "   last HTTP \(status)" }
         if let next = delivery.nextAttemptAt { text += "   next \(UTCTime.format(next))" }
         if let error = delivery.lastError { text += "   \(error)" }
-        return text + "   " + delivery.url + (delivery.sentUrl == delivery.url ? "" : "   sent as " + delivery.sentUrl)
+        return text + "   " + delivery.url + (delivery.sentURL == delivery.url ? "" : "   sent as " + delivery.sentURL)
     }
 
     static func journal(_ journal: StatusReport.Journal, errors: Int) -> String {
@@ -102,11 +102,11 @@ public enum StatusView {
         }
     }
 
-    static func nextBreak(after playhead: Milliseconds, in pods: [Pod]) -> String {
-        if let current = pods.first(where: { $0.startTime <= playhead && playhead < $0.startTime + $0.duration }) {
+    static func nextBreak(after playhead: Milliseconds, in adBreaks: [AdBreak]) -> String {
+        if let current = adBreaks.first(where: { $0.startTime <= playhead && playhead < $0.startTime + $0.duration }) {
             return "playing ad break \(current.id) (ends in \(UTCTime.formatSpan(current.startTime + current.duration - playhead)))"
         }
-        guard let next = pods.filter({ $0.startTime > playhead }).min(by: { $0.startTime < $1.startTime }) else {
+        guard let next = adBreaks.filter({ $0.startTime > playhead }).min(by: { $0.startTime < $1.startTime }) else {
             return "none known"
         }
         return "in \(UTCTime.formatSpan(next.startTime - playhead)) (ad break \(next.id))"

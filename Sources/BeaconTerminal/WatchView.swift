@@ -4,7 +4,7 @@ import BeaconDomain
 /// of its tracking events, what is in flight, and the last warnings and errors.
 ///
 /// A pure function of what it is given, so any frame can be checked exactly.
-public enum WatchView {
+package enum WatchView {
     /// Warnings and errors shown, newest last.
     static let problemsShown = 5
     /// The most a playhead is carried forward past its last tick while playing.
@@ -16,13 +16,13 @@ public enum WatchView {
     ///   - now: the wall clock, epoch ms: it carries the playhead forward between ticks while playing.
     ///   - width: the terminal's columns; longer lines are cut.
     ///   - colour: ANSI colours on or off.
-    public static func render(report: StatusReport, history: [EventEntry], now: Milliseconds, width: Int, colour: Bool) -> String {
+    package static func render(report: StatusReport, history: [EventEntry], now: Milliseconds, width: Int, colour: Bool) -> String {
         let lines = [header(now: now)] + session(report, now: now, width: width) + problems(in: history)
         return lines.map { $0.render(width: width, colour: colour) }.joined(separator: "\n")
     }
 
     /// The frame shown while no daemon answers, saying why.
-    public static func waiting(reason: String, now: Milliseconds, width: Int, colour: Bool) -> String {
+    package static func waiting(reason: String, now: Milliseconds, width: Int, colour: Bool) -> String {
         let lines = [header(now: now), StyledLine("waiting for daemon", .yellow) + ": \(reason)"]
         return lines.map { $0.render(width: width, colour: colour) }.joined(separator: "\n")
     }
@@ -35,7 +35,7 @@ public enum WatchView {
         var lines: [StyledLine] = []
         var state = field("state")
         state.append(report.state, report.state == "error" ? .red : .cyan)
-        state.append("   session \(report.session.map { $0.sessionId ?? "-" } ?? StatusView.noSession(report))")
+        state.append("   session \(report.session.map { $0.sessionID ?? "-" } ?? StatusView.noSession(report))")
         lines.append(state)
         // While init is retried the state reads `initializing`: the reason is as worth showing.
         if report.state == "error" || report.initFailures > 0, let error = report.lastError {
@@ -76,15 +76,15 @@ public enum WatchView {
         return playhead + min(max(now - tickAt, 0), maxExtrapolation)
     }
 
-    private static func currentAd(at playhead: Milliseconds, in pods: [Pod], width: Int) -> [StyledLine] {
-        guard let pod = pods.first(where: { $0.startTime <= playhead && playhead < $0.startTime + $0.duration }) else { return [] }
+    private static func currentAd(at playhead: Milliseconds, in adBreaks: [AdBreak], width: Int) -> [StyledLine] {
+        guard let adBreak = adBreaks.first(where: { $0.startTime <= playhead && playhead < $0.startTime + $0.duration }) else { return [] }
         // A withdrawn ad shares its time with the one that replaced it: the one that plays is shown.
-        let playing = pod.ads.indices.filter { pod.ads[$0].startTime <= playhead && playhead < pod.ads[$0].startTime + pod.ads[$0].duration }
-        guard let index = playing.first(where: { !pod.ads[$0].isWithdrawn }) ?? playing.first else {
-            return [field("ad break") + "\(pod.id)   between ads"]
+        let playing = adBreak.ads.indices.filter { adBreak.ads[$0].startTime <= playhead && playhead < adBreak.ads[$0].startTime + adBreak.ads[$0].duration }
+        guard let index = playing.first(where: { !adBreak.ads[$0].isWithdrawn }) ?? playing.first else {
+            return [field("ad break") + "\(adBreak.id)   between ads"]
         }
-        let ad = pod.ads[index]
-        var lines = [field("ad break") + "\(pod.id)   ad \(index + 1) of \(pod.ads.count): \(ad.id)\(ad.isWithdrawn ? "   withdrawn" : "")"]
+        let ad = adBreak.ads[index]
+        var lines = [field("ad break") + "\(adBreak.id)   ad \(index + 1) of \(adBreak.ads.count): \(ad.id)\(ad.isWithdrawn ? "   withdrawn" : "")"]
         let played = playhead - ad.startTime
         let percent = ad.duration > 0 ? Int(played * 100 / ad.duration) : 100
         let barWidth = max(10, min(40, width - 44))

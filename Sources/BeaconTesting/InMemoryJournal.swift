@@ -3,9 +3,9 @@ import Synchronization
 
 /// A `BeaconJournal` kept in memory, faithful to the protocol, whose calls can be made to throw.
 /// Every call is appended to `calls` (and to `log`, when given, to order it against other doubles).
-public final class InMemoryJournal: BeaconJournal, Sendable {
+package final class InMemoryJournal: BeaconJournal, Sendable {
     /// A journal method, to make it throw or to look for it in `calls`.
-    public enum Call: String, Sendable, CaseIterable {
+    package enum Call: String, Sendable, CaseIterable {
         case save, unfinishedDeliveries, deliveries, session, prune
     }
 
@@ -19,7 +19,7 @@ public final class InMemoryJournal: BeaconJournal, Sendable {
     private let storage = Mutex(Storage())
     private let log: Recorder<String>?
 
-    public init(_ deliveries: [BeaconDelivery] = [], log: Recorder<String>? = nil) {
+    package init(_ deliveries: [BeaconDelivery] = [], log: Recorder<String>? = nil) {
         self.log = log
         storage.withLock { storage in
             for delivery in deliveries { storage.deliveries[delivery.key] = delivery }
@@ -27,12 +27,12 @@ public final class InMemoryJournal: BeaconJournal, Sendable {
     }
 
     /// Makes these calls throw from now on (and only these).
-    public func fail(_ calls: Set<Call>) { storage.withLock { $0.failing = calls } }
+    package func fail(_ calls: Set<Call>) { storage.withLock { $0.failing = calls } }
 
-    public var calls: [Call] { storage.withLock { $0.calls } }
-    public var allDeliveries: [BeaconDelivery] { storage.withLock { Array($0.deliveries.values) } }
-    public func delivery(_ key: BeaconDelivery.Key) -> BeaconDelivery? { storage.withLock { $0.deliveries[key] } }
-    public var sessions: [SessionSnapshot] { storage.withLock { Array($0.sessions.values) } }
+    package var calls: [Call] { storage.withLock { $0.calls } }
+    package var allDeliveries: [BeaconDelivery] { storage.withLock { Array($0.deliveries.values) } }
+    package func delivery(_ key: BeaconDelivery.Key) -> BeaconDelivery? { storage.withLock { $0.deliveries[key] } }
+    package var sessions: [SessionSnapshot] { storage.withLock { Array($0.sessions.values) } }
 
     private func enter(_ call: Call) throws(JournalError) {
         let fails = storage.withLock { storage in
@@ -42,7 +42,7 @@ public final class InMemoryJournal: BeaconJournal, Sendable {
         if fails { throw JournalError(reason: "\(call.rawValue) failed: disk full") }
     }
 
-    public func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?) throws(JournalError) {
+    package func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?) throws(JournalError) {
         try enter(.save)
         storage.withLock { storage in
             for delivery in deliveries { storage.deliveries[delivery.key] = delivery }
@@ -51,31 +51,31 @@ public final class InMemoryJournal: BeaconJournal, Sendable {
         for delivery in deliveries { log?.append("journal \(delivery.state.rawValue) \(delivery.key.url)") }
     }
 
-    public func unfinishedDeliveries() throws(JournalError) -> [BeaconDelivery] {
+    package func unfinishedDeliveries() throws(JournalError) -> [BeaconDelivery] {
         try enter(.unfinishedDeliveries)
         return storage.withLock { storage in
             storage.deliveries.values.filter { !$0.state.isFinished }.sorted { ($0.dueAt, $0.key.url) < ($1.dueAt, $1.key.url) }
         }
     }
 
-    public func deliveries(ofSession sessionID: String) throws(JournalError) -> [BeaconDelivery] {
+    package func deliveries(ofSession sessionID: String) throws(JournalError) -> [BeaconDelivery] {
         try enter(.deliveries)
         return storage.withLock { $0.deliveries.values.filter { $0.key.sessionID == sessionID } }
     }
 
-    public func session(sessionID: String?, mediaURL: String, savedSince: Milliseconds) throws(JournalError) -> SessionSnapshot? {
+    package func session(sessionID: String?, mediaURL: String, savedSince: Milliseconds) throws(JournalError) -> SessionSnapshot? {
         try enter(.session)
         return storage.withLock { storage in
             storage.sessions.values
                 .filter { snapshot in
-                    let matches = sessionID.map { snapshot.endpoints.sessionId == $0 } ?? (snapshot.endpoints.mediaUrl == mediaURL)
+                    let matches = sessionID.map { snapshot.endpoints.sessionID == $0 } ?? (snapshot.endpoints.mediaURL == mediaURL)
                     return matches && snapshot.savedAt >= savedSince
                 }
                 .max { $0.savedAt < $1.savedAt }
         }
     }
 
-    public func prune(before cutoff: Milliseconds) throws(JournalError) {
+    package func prune(before cutoff: Milliseconds) throws(JournalError) {
         try enter(.prune)
         storage.withLock { storage in
             storage.deliveries = storage.deliveries.filter { !$0.value.state.isFinished || $0.value.updatedAt >= cutoff }

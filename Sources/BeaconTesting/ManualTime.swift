@@ -4,7 +4,7 @@ import Synchronization
 /// A time source that moves only when the test moves it: monotonic instants, wall time and sleeps.
 /// A sleep returns once ``advance(to:)`` reaches its instant (at once if it has passed), or throws
 /// `CancellationError` when its task is cancelled first. Nothing waits in real time.
-public final class ManualTime: Sendable {
+package final class ManualTime: Sendable {
     private struct Sleeper {
         let id: Int
         let until: Milliseconds
@@ -21,23 +21,23 @@ public final class ManualTime: Sendable {
 
     private let state: Mutex<State>
 
-    public init(now: Milliseconds = 1_000_000, wall: Milliseconds = 1_700_000_000_000) {
+    package init(now: Milliseconds = 1_000_000, wall: Milliseconds = 1_700_000_000_000) {
         state = Mutex(State(now: now, wallOffset: wall - now))
     }
 
     /// The daemon's view of this time.
-    public var source: TimeSource {
+    package var source: TimeSource {
         TimeSource(bootID: "manual", instant: { self.now }, wall: { self.wallNow }) { until in try await self.sleep(until: until) }
     }
 
-    public var now: Milliseconds { state.withLock { $0.now } }
-    public var wallNow: Milliseconds { state.withLock { $0.now + $0.wallOffset } }
+    package var now: Milliseconds { state.withLock { $0.now } }
+    package var wallNow: Milliseconds { state.withLock { $0.now + $0.wallOffset } }
 
     /// The instants the sleeping tasks wait for, soonest first.
-    public var sleepers: [Milliseconds] { state.withLock { $0.sleepers.map(\.until).sorted() } }
+    package var sleepers: [Milliseconds] { state.withLock { $0.sleepers.map(\.until).sorted() } }
 
     /// Moves time on to `instant` (never back) and wakes every sleep due by then.
-    public func advance(to instant: Milliseconds) {
+    package func advance(to instant: Milliseconds) {
         let due: [Sleeper] = state.withLock { state in
             state.now = max(state.now, instant)
             let now = state.now
@@ -48,9 +48,9 @@ public final class ManualTime: Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    public func advance(by duration: Milliseconds) { advance(to: now + duration) }
+    package func advance(by duration: Milliseconds) { advance(to: now + duration) }
 
-    public func sleep(until instant: Milliseconds) async throws {
+    package func sleep(until instant: Milliseconds) async throws {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID

@@ -5,8 +5,8 @@ import BeaconRuntime
 /// An `HTTPClient` that answers each URL from a script, one answer per request in order; the last
 /// answer repeats. A held answer waits until `release()`. Every request is appended to `requests`
 /// (and to `log`, when given, to order it against other doubles).
-public final class ScriptedHTTPClient: HTTPClient {
-    public enum Answer: Sendable {
+package final class ScriptedHTTPClient: HTTPClient {
+    package enum Answer: Sendable {
         case status(Int)
         /// This status with a `Retry-After` header.
         case retryAfter(Int, String)
@@ -19,19 +19,19 @@ public final class ScriptedHTTPClient: HTTPClient {
     private let script: Mutex<[String: [Answer]]>
     private let gate = Wakeup()
     private let log: Recorder<String>?
-    public let requests = Recorder<String>()
+    package let requests = Recorder<String>()
 
-    public init(_ script: [String: [Answer]], log: Recorder<String>? = nil) {
+    package init(_ script: [String: [Answer]], log: Recorder<String>? = nil) {
         self.script = Mutex(script)
         self.log = log
     }
 
     /// Lets one held answer go.
-    public func release() { gate.signal() }
+    package func release() { gate.signal() }
 
-    public func requestCount(_ url: String) -> Int { requests.all.filter { $0 == url }.count }
+    package func requestCount(_ url: String) -> Int { requests.all.filter { $0 == url }.count }
 
-    public func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+    package func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         requests.append(request.url)
         log?.append("request \(request.url)")
         let answer = script.withLock { script -> Answer in

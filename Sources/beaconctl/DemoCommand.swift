@@ -43,11 +43,11 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let logOutput = DaemonRuntime.startLogging(style: .human, level: SharedLogLevel(verbose ? .info : .error))
         let service = try await DemoService.start(dialect)
-        let pod = service.pod
+        let adBreak = service.adBreak
         let startedAt = WallClock.now()
         let out = StandardOutput.writeLine
         out("beaconctl demo: simulated \(dialect == .mediatailor ? "MediaTailor" : "ad-insertion") service on \(service.server.baseURL)")
-        out("  ad break \(pod.id): \(DemoService.adCount) ads of \(UTCTime.formatSpan(DemoService.adDuration)), starts in \(UTCTime.formatSpan(pod.startTime - startedAt))")
+        out("  ad break \(adBreak.id): \(DemoService.adCount) ads of \(UTCTime.formatSpan(DemoService.adDuration)), starts in \(UTCTime.formatSpan(adBreak.startTime - startedAt))")
         out("  the player pauses and mutes 2 s into the first ad, resumes 1.5 s later")
 
         let userAgent = Settings.userAgent(version: Beaconctl.version) + " demo"
@@ -77,13 +77,13 @@ struct DemoCommand: AsyncParsableCommand {
             out("  (no control socket for the demo: \(error))")
         }
         out("")
-        let end = duration.map { startedAt + Milliseconds($0 * 1000) } ?? pod.startTime + pod.duration + 3000
+        let end = duration.map { startedAt + Milliseconds($0 * 1000) } ?? adBreak.startTime + adBreak.duration + 3000
         // The schedule is read before the drain ends the session; the counters after it.
         let played = await withDiscardingTaskGroup { group in
             if listening { group.addTask { try? await controlSocket.run() } }
             let played = await withDiscardingTaskGroup { playback in
                 playback.addTask { await daemon.run() }
-                await SimulatedPlayer(pod: pod).play(until: end) { line in _ = await runtime.lines.handle(.text(line)) }
+                await SimulatedPlayer(adBreak: adBreak).play(until: end) { line in _ = await runtime.lines.handle(.text(line)) }
                 let played = await daemon.statusReport()
                 daemon.stop()
                 return played

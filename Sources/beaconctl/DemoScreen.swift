@@ -20,9 +20,9 @@ final class DemoScreen: DaemonNotificationSubscriber {
     func receive(_ notification: DaemonNotification) {
         switch notification {
         case .sessionReady(let endpoints):
-            out("session ready   sessionId \(endpoints.sessionId ?? "-")")
-            out("  manifest      \(endpoints.manifestUrl)")
-            out("  tracking      \(endpoints.trackingUrl)")
+            out("session ready   sessionId \(endpoints.sessionID ?? "-")")
+            out("  manifest      \(endpoints.manifestURL)")
+            out("  tracking      \(endpoints.trackingURL)")
             out("")
             out("   time  event            ad                 ad break       result")
         case .sessionFailed(_, let reason):
@@ -31,7 +31,7 @@ final class DemoScreen: DaemonNotificationSubscriber {
             tally.withLock { $0[state, default: 0] += 1 }
             let outcome = results.map(Self.describe).joined(separator: ", ")
             let elapsed = UTCTime.formatSpan(WallClock.now() - startedAt)
-            out("  \(Self.pad(elapsed, 6)) \(Self.pad(firing.event.rawValue, 16)) \(Self.pad(firing.adID, 18)) \(Self.pad(firing.podID, 14)) \(outcome)")
+            out("  \(Self.pad(elapsed, 6)) \(Self.pad(firing.event.rawValue, 16)) \(Self.pad(firing.adID, 18)) \(Self.pad(firing.adBreakID, 14)) \(outcome)")
         default:
             break
         }

@@ -16,7 +16,7 @@ struct DemoService: Sendable {
     var server: HTTPServer
     var mediaURL: String
     /// The ad break on program date time, which the simulated player plays through.
-    var pod: Pod
+    var adBreak: AdBreak
     var receivedBeacons: @Sendable () -> [SimulatedAdService.ReceivedBeacon]
     var stop: @Sendable () async -> Void
 
@@ -25,14 +25,14 @@ struct DemoService: Sendable {
         case .harmonic:
             let service = try await SimulatedAdService.start(lead: lead, adCount: adCount, adDuration: adDuration)
             return DemoService(
-                server: service.server, mediaURL: service.mediaURL, pod: service.pod, receivedBeacons: service.receivedBeacons, stop: service.stop)
+                server: service.server, mediaURL: service.mediaURL, adBreak: service.adBreak, receivedBeacons: service.receivedBeacons, stop: service.stop)
         case .mediatailor:
             let start = WallClock.now()
             let avail = SimulatedMediaTailorService.Avail(id: "demo-break-1", start: lead, adCount: adCount, adDuration: adDuration)
             let service = try await SimulatedMediaTailorService.start(avails: [avail], programDateTimeStart: start)
             return DemoService(
                 server: service.server, mediaURL: service.sessionInitURL,
-                pod: Pod(id: avail.id, startTime: start + avail.start, duration: avail.duration, ads: []),
+                adBreak: AdBreak(id: avail.id, startTime: start + avail.start, duration: avail.duration, ads: []),
                 receivedBeacons: service.receivedBeacons, stop: service.stop)
         }
     }

@@ -13,10 +13,10 @@ struct SettingsOptions: ParsableArguments {
     var config: String?
 
     @Option(help: settingHelp("Stream URL (HLS master playlist) to start a session for at once.", .mediaURL, valueName: "url"))
-    var mediaUrl: String?
+    var mediaURL: String?
 
     @Option(help: settingHelp("Metadata URL to poll, skipping session init (needs --media-url).", .trackingURL, valueName: "url"))
-    var trackingUrl: String?
+    var trackingURL: String?
 
     @Option(help: settingHelp("Seconds between metadata requests (default 2).", .metadataInterval, valueName: "seconds"))
     var metadataInterval: String?
@@ -63,7 +63,7 @@ struct SettingsOptions: ParsableArguments {
     func layer(socket: String?) -> SettingsLayer {
         var layer = SettingsLayer(source: .flag)
         let texts: [(SettingKey, String?)] = [
-            (.mediaURL, mediaUrl), (.trackingURL, trackingUrl), (.socket, socket), (.metadataInterval, metadataInterval),
+            (.mediaURL, mediaURL), (.trackingURL, trackingURL), (.socket, socket), (.metadataInterval, metadataInterval),
             (.retention, retention), (.drainTimeout, drainTimeout), (.stateDir, stateDir), (.beaconMaxAge, beaconMaxAge),
             (.httpTimeout, httpTimeout), (.logLevel, logLevel), (.metricsAddress, metricsAddress), (.ifa, ifa), (.ifaType, ifaType),
             (.dialect, dialect),

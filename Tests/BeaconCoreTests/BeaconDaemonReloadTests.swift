@@ -24,7 +24,7 @@ extension BeaconDaemonTests {
             #expect(observed.finished.first?.results.map(\.outcome) == [.notSent])
             #expect(observed.finished.map(\.state) == [.done])
             #expect(client.requestCount(Self.beacon) == 0)
-            #expect(await daemon.statusReport().session?.sessionId == "s1")
+            #expect(await daemon.statusReport().session?.sessionID == "s1")
         }
     }
 

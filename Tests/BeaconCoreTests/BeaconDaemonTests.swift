@@ -17,9 +17,9 @@ import Testing
 
     /// One ad break with one ad whose only tracking event is an impression reported to `beacon`.
     static let metadata: [UInt8] = {
-        let event = TrackingEvent(event: .impression, startTime: t0, duration: 30_000, signalingUrls: [beacon])
-        let pod = Pod(id: "p", startTime: t0, duration: 30_000, ads: [Ad(id: "a", startTime: t0, duration: 30_000, trackingEvents: [event])])
-        return Array(MetadataDocument(dataRange: DataRange(start: t0 - 600_000, end: t0 + 30_000), pods: [pod]).encodedJSON().utf8)
+        let event = TrackingEvent(event: .impression, startTime: t0, duration: 30_000, signalingURLs: [beacon])
+        let adBreak = AdBreak(id: "p", startTime: t0, duration: 30_000, ads: [Ad(id: "a", startTime: t0, duration: 30_000, trackingEvents: [event])])
+        return Array(MetadataDocument(dataRange: DataRange(start: t0 - 600_000, end: t0 + 30_000), adBreaks: [adBreak]).encodedJSON().utf8)
     }()
 
     /// A daemon playing session s1 (no session init: the metadata URL is given), or idle.
@@ -43,7 +43,7 @@ import Testing
         func receive(_ notification: DaemonNotification) {
             notifications.append(notification)
             if case .beaconsDelivered(let firing, _, let state) = notification {
-                for url in firing.signalingUrls { log?.append("\(state.rawValue) \(url)") }
+                for url in firing.signalingURLs { log?.append("\(state.rawValue) \(url)") }
             }
         }
 
@@ -111,7 +111,7 @@ import Testing
             let status = await daemon.statusReport()
             #expect(status.deliveries.count == 1)
             let delivery = try #require(status.deliveries.first)
-            #expect(delivery.url == Self.beacon && delivery.podId == "p" && delivery.adId == "a" && delivery.event == .impression)
+            #expect(delivery.url == Self.beacon && delivery.adBreakID == "p" && delivery.adID == "a" && delivery.event == .impression)
             #expect(delivery.state == .delivered)
             #expect(delivery.attempts == 3)
             #expect(delivery.lastStatus == 200)
@@ -210,8 +210,8 @@ import Testing
         #expect(requests[1] < delivered)
         #expect(delivered < done, "\(entries)")
         #expect(journal.delivery(BeaconDelivery.Key(
-            sessionID: "s1", podID: "p", adID: "a", event: .impression, eventStart: Self.t0, url: Self.beacon, occurrence: 0))?.attempts == 2)
-        #expect(journal.sessions.map(\.endpoints.sessionId) == ["s1"])
+            sessionID: "s1", adBreakID: "p", adID: "a", event: .impression, eventStart: Self.t0, url: Self.beacon, occurrence: 0))?.attempts == 2)
+        #expect(journal.sessions.map(\.endpoints.sessionID) == ["s1"])
     }
 
     @Test func aJournalThatCannotSaveLeavesDeliveryWorkingFromMemory() async throws {
@@ -237,9 +237,9 @@ import Testing
     @Test func unfinishedDeliveriesInTheJournalAreDeliveredOnceRunStarts() async throws {
         let now = BootClock.now()
         func restored(_ url: String, state: BeaconDelivery.State, attempts: Int) -> BeaconDelivery {
-            let key = BeaconDelivery.Key(sessionID: "old", podID: "p0", adID: "a0", event: .start, eventStart: 5, url: url, occurrence: 0)
+            let key = BeaconDelivery.Key(sessionID: "old", adBreakID: "p0", adID: "a0", event: .start, eventStart: 5, url: url, occurrence: 0)
             return BeaconDelivery(
-                key: key, reference: EventReference(podID: "p0", adIndex: 0, eventIndex: 1), state: state, attempts: attempts,
+                key: key, reference: EventReference(adBreakID: "p0", adIndex: 0, eventIndex: 1), state: state, attempts: attempts,
                 lastError: attempts > 0 ? "timed out" : nil, dueAt: now - 1000)
         }
         let due = restored("http://127.0.0.1:4647/old?n=1", state: .due, attempts: 0)

@@ -15,14 +15,14 @@ import Testing
     let t0 = Fixture.t0
     /// The live edge cuts the ad here, as in Harmonic's iOS capture.
     let cut: Milliseconds = 468
-    let reference = EventReference(podID: "p", adIndex: 0, eventIndex: 0)
+    let reference = EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0)
 
-    /// Ad "a" of pod "p" at `t0` with a midpoint at `offset`; the data range ends `rangeEnd` after `t0`.
+    /// Ad "a" of ad break "p" at `t0` with a midpoint at `offset`; the data range ends `rangeEnd` after `t0`.
     func document(adDuration: Milliseconds, eventAt offset: Milliseconds, rangeEnd: Milliseconds) -> MetadataDocument {
-        let event = TrackingEvent(event: .midpoint, startTime: t0 + offset, duration: 0, signalingUrls: ["http://127.0.0.1:4647/m"])
+        let event = TrackingEvent(event: .midpoint, startTime: t0 + offset, duration: 0, signalingURLs: ["http://127.0.0.1:4647/m"])
         let ad = Ad(id: "a", startTime: t0, duration: adDuration, trackingEvents: [event])
         return MetadataDocument(
-            dataRange: DataRange(start: t0 - 600_000, end: t0 + rangeEnd), pods: [Pod(id: "p", startTime: t0, duration: adDuration, ads: [ad])])
+            dataRange: DataRange(start: t0 - 600_000, end: t0 + rangeEnd), adBreaks: [AdBreak(id: "p", startTime: t0, duration: adDuration, ads: [ad])])
     }
 
     /// (ad duration, event start after the ad's, data range end after the ad's start, the hold)
@@ -53,17 +53,17 @@ import Testing
     /// Only playback-triggered events not fired yet are confirmed: user actions fire within the ad
     /// anyway, and what fired stays fired.
     @Test func userActionsAndFiredEventsAreNeverHeldBack() {
-        let action = TrackingEvent(event: .mute, startTime: t0 + 15_000, duration: 0, signalingUrls: [])
+        let action = TrackingEvent(event: .mute, startTime: t0 + 15_000, duration: 0, signalingURLs: [])
         let ad = Ad(id: "a", startTime: t0, duration: cut, trackingEvents: [action])
         var schedule = AdSchedule()
-        _ = schedule.merge([Pod(id: "p", startTime: t0, duration: cut, ads: [ad])], within: DataRange(start: t0, end: t0 + 60_000))
+        _ = schedule.merge([AdBreak(id: "p", startTime: t0, duration: cut, ads: [ad])], within: DataRange(start: t0, end: t0 + 60_000))
         #expect(schedule.confirm(within: DataRange(start: t0, end: t0 + 60_000)) == AdSchedule.ConfirmationChanges())
         #expect(schedule[reference]?.heldBack == nil)
 
         var fired = AdSchedule()
-        _ = fired.merge([document(adDuration: 30_000, eventAt: 15_000, rangeEnd: 60_000).pods[0]], within: DataRange(start: 0, end: 0))
+        _ = fired.merge([document(adDuration: 30_000, eventAt: 15_000, rangeEnd: 60_000).adBreaks[0]], within: DataRange(start: 0, end: 0))
         fired.setReportingState(.done, of: reference)
-        _ = fired.merge([document(adDuration: cut, eventAt: 15_000, rangeEnd: 60_000).pods[0]], within: DataRange(start: 0, end: 0))
+        _ = fired.merge([document(adDuration: cut, eventAt: 15_000, rangeEnd: 60_000).adBreaks[0]], within: DataRange(start: 0, end: 0))
         #expect(fired.confirm(within: DataRange(start: t0, end: t0 + 60_000)) == AdSchedule.ConfirmationChanges())
         #expect(fired[reference]?.heldBack == nil)
     }
@@ -120,7 +120,7 @@ import Testing
     @Test func aResumedSessionKeepsWaitingEventsWaiting() throws {
         var session = TrackingSession(retention: 600_000)
         _ = session.apply(document(adDuration: cut, eventAt: 15_000, rangeEnd: cut))
-        var snapshot = session.snapshot(endpoints: SessionEndpoints(mediaUrl: "m", manifestUrl: "m", trackingUrl: "t", sessionId: nil), savedAt: 0)
+        var snapshot = session.snapshot(endpoints: SessionEndpoints(mediaURL: "m", manifestURL: "m", trackingURL: "t", sessionID: nil), savedAt: 0)
         snapshot.played = [[t0, t0 + 20_000]]
         var resumed = TrackingSession.resuming(snapshot, states: [:], retention: 600_000)
         #expect(resumed.due.isEmpty)
@@ -144,7 +144,7 @@ import Testing
         let body = Array(try Data(contentsOf: file))
         var session = TrackingSession(retention: 600_000)
         _ = session.apply(try MetadataDocument.decode(body))
-        let ads = try #require(session.schedule.pods.first?.ads)
+        let ads = try #require(session.schedule.adBreaks.first?.ads)
         #expect(ads.count == 2)
         #expect(ads[0].trackingEvents.allSatisfy { $0.heldBack == nil })
         let held = ads[1].trackingEvents.filter { $0.heldBack == .awaitingConfirmation }.map(\.event)

@@ -24,8 +24,8 @@ import Testing
 
     static func firing(_ event: TrackingEventType, urls: Int = 1) -> Firing {
         Firing(
-            reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), podID: "p1", adID: "a1", event: event, eventStart: 0,
-            signalingUrls: (0..<urls).map { "http://127.0.0.1/b?e=\(event)&n=\($0)" })
+            reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 0), adBreakID: "p1", adID: "a1", event: event, eventStart: 0,
+            signalingURLs: (0..<urls).map { "http://127.0.0.1/b?e=\(event)&n=\($0)" })
     }
 
     static func answered(_ status: Int, after milliseconds: Int64) -> RequestResult {
@@ -33,8 +33,8 @@ import Testing
     }
 
     static let retrying = BeaconDelivery(
-        key: BeaconDelivery.Key(sessionID: "s", podID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/b", occurrence: 0),
-        reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), attempts: 1, lastStatus: 503, dueAt: 0, nextAttemptAt: 700)
+        key: BeaconDelivery.Key(sessionID: "s", adBreakID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/b", occurrence: 0),
+        reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 0), attempts: 1, lastStatus: 503, dueAt: 0, nextAttemptAt: 700)
 
     static func outcome(_ outcome: RequestResult.Outcome) -> RequestResult {
         RequestResult(url: "http://127.0.0.1/b", outcome: outcome, latencyMilliseconds: 0)
@@ -43,7 +43,7 @@ import Testing
     func status(session: Bool, lastTickAt: Milliseconds?, lastMetadataAt: Milliseconds?) -> StatusReport {
         StatusReport(
             version: "test", state: session ? "playing" : "idle",
-            session: session ? SessionEndpoints(mediaUrl: "http://127.0.0.1/m", manifestUrl: "http://127.0.0.1/m", trackingUrl: "http://127.0.0.1/t", sessionId: "s") : nil,
+            session: session ? SessionEndpoints(mediaURL: "http://127.0.0.1/m", manifestURL: "http://127.0.0.1/m", trackingURL: "http://127.0.0.1/t", sessionID: "s") : nil,
             playhead: nil, lastTickAt: lastTickAt, lastMetadataAt: lastMetadataAt, dataRange: nil, adBreaks: [], counters: .init())
     }
 
@@ -92,19 +92,19 @@ import Testing
     }
 
     @Test func aScriptedSessionGivesExactlyTheseLines() {
-        let endpoints = SessionEndpoints(mediaUrl: "http://127.0.0.1/m", manifestUrl: "http://127.0.0.1/m", trackingUrl: "http://127.0.0.1/t", sessionId: "s")
+        let endpoints = SessionEndpoints(mediaURL: "http://127.0.0.1/m", manifestURL: "http://127.0.0.1/m", trackingURL: "http://127.0.0.1/t", sessionID: "s")
         let script: [DaemonNotification] = [
             .sessionStarting(mediaURL: "http://127.0.0.1/m"),
             .sessionFailed(mediaURL: "http://127.0.0.1/m", reason: "HTTP 500"),
             .sessionStarting(mediaURL: "http://127.0.0.1/m"),
             .sessionReady(endpoints),
             .metadataFailed(reason: "HTTP 503"),
-            .metadataApplied(pods: 2, dataRange: DataRange(start: 0, end: 1), bytes: 10),
-            .adBreaksDiscovered(podIDs: ["p1", "p2"]),
+            .metadataApplied(adBreaks: 2, dataRange: DataRange(start: 0, end: 1), bytes: 10),
+            .adBreaksDiscovered(adBreakIDs: ["p1", "p2"]),
             .metadataUnchanged(bytes: 10),
             .metadataUnchanged(bytes: 10),
-            .metadataApplied(pods: 3, dataRange: DataRange(start: 0, end: 2), bytes: 12),
-            .adBreaksDiscovered(podIDs: ["p3"]),
+            .metadataApplied(adBreaks: 3, dataRange: DataRange(start: 0, end: 2), bytes: 12),
+            .adBreaksDiscovered(adBreakIDs: ["p3"]),
             .lineRejected(reason: "not a number"),
             .lineRejected(reason: "line longer than 65536 bytes"),
             .lineRejected(reason: "invalid UTF-8"),
@@ -123,7 +123,7 @@ import Testing
             .beaconRetrying(Self.retrying),
             .beaconRetrying(Self.retrying),
             .drainStarted(inFlight: 1),
-            .sessionEnded(sessionId: "s"),
+            .sessionEnded(sessionID: "s"),
         ]
         for notification in script { metrics.receive(notification) }
         var report = status(session: true, lastTickAt: now - 1_500, lastMetadataAt: now - 2_250)
@@ -133,8 +133,8 @@ import Testing
             StatusReport.Delivery(
                 BeaconDelivery(
                     key: BeaconDelivery.Key(
-                        sessionID: "s", podID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/\(state)", occurrence: 0),
-                    reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), state: state, dueAt: 0), wallOffset: 0)
+                        sessionID: "s", adBreakID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/\(state)", occurrence: 0),
+                    reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 0), state: state, dueAt: 0), wallOffset: 0)
         }
         metrics.observe(report, now: now)
 

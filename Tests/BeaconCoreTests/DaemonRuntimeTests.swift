@@ -28,7 +28,7 @@ import Testing
             group.addTask { await runtime.daemon.run() }
             await runtime.daemon.waitUntilSettled()
             let status = await runtime.lines.handle(.text("status")).flatMap { try? StatusReport.decode(jsonLine: $0) }
-            #expect(status?.session?.sessionId == "s1")
+            #expect(status?.session?.sessionID == "s1")
             #expect(status?.counters.metadataErrors == 1)
             runtime.daemon.stop()
         }

@@ -92,7 +92,7 @@ import Testing
     static func firing(
         _ urls: [String], event: TrackingEventType = .impression, ad: String = "a", eventStart: Milliseconds = 0
     ) -> Firing {
-        Firing(reference: EventReference(podID: "p", adIndex: 0, eventIndex: 0), podID: "p", adID: ad, event: event, eventStart: eventStart, signalingUrls: urls)
+        Firing(reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0), adBreakID: "p", adID: ad, event: event, eventStart: eventStart, signalingURLs: urls)
     }
 
     static let refused = RequestResult.Outcome.failed(.connectionFailed("Connection refused"))
@@ -343,7 +343,7 @@ import Testing
         #expect(run.finished.count == 1)
         let finished = try! #require(run.finished.first)
         #expect(finished.state == .failed)
-        #expect(finished.firing.signalingUrls == urls.sorted())
+        #expect(finished.firing.signalingURLs == urls.sorted())
         #expect(finished.results.map(\.url) == urls.sorted())
         #expect(finished.sessionKey == "s1")
     }
@@ -362,8 +362,8 @@ import Testing
 
     @Test func restoredDeliveriesInFlightAreDueAgainAsResends() {
         var run = Run()
-        let key = Key(sessionID: "old", podID: "p", adID: "a", event: .start, eventStart: 0, url: "http://ads.example/r", occurrence: 0)
-        let inFlight = BeaconDelivery(key: key, reference: EventReference(podID: "p", adIndex: 0, eventIndex: 0), state: .inFlight, attempts: 1, dueAt: Self.start - 5000)
+        let key = Key(sessionID: "old", adBreakID: "p", adID: "a", event: .start, eventStart: 0, url: "http://ads.example/r", occurrence: 0)
+        let inFlight = BeaconDelivery(key: key, reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0), state: .inFlight, attempts: 1, dueAt: Self.start - 5000)
         run.apply(run.coordinator.restore([inFlight], now: Self.start))
         #expect(run.sent.map(\.attempts) == [2])
         #expect(run.sent.first?.resend == true)
@@ -372,10 +372,10 @@ import Testing
     }
 
     @Test func theLatestFiringOfEachEventDecidesItsRestoredState() {
-        let reference = EventReference(podID: "p", adIndex: 0, eventIndex: 2)
+        let reference = EventReference(adBreakID: "p", adIndex: 0, eventIndex: 2)
         func delivery(_ url: String, occurrence: Milliseconds, _ state: BeaconDelivery.State) -> BeaconDelivery {
             BeaconDelivery(
-                key: Key(sessionID: "s", podID: "p", adID: "a", event: .pause, eventStart: 0, url: url, occurrence: occurrence),
+                key: Key(sessionID: "s", adBreakID: "p", adID: "a", event: .pause, eventStart: 0, url: url, occurrence: occurrence),
                 reference: reference, state: state, dueAt: Self.start)
         }
         let states = ReportingState.ofLatestFirings([

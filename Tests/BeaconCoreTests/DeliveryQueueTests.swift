@@ -7,13 +7,13 @@ import Testing
 @testable import BeaconTesting
 
 @Suite struct DeliveryQueueTests {
-    static let reference = EventReference(podID: "p", adIndex: 0, eventIndex: 0)
+    static let reference = EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0)
 
     static func key(
-        _ url: String, session: String = "s", pod: String = "p", ad: String = "a", event: TrackingEventType = .impression,
+        _ url: String, session: String = "s", adBreak: String = "p", ad: String = "a", event: TrackingEventType = .impression,
         eventStart: Milliseconds = 0, occurrence: Milliseconds = 0
     ) -> BeaconDelivery.Key {
-        BeaconDelivery.Key(sessionID: session, podID: pod, adID: ad, event: event, eventStart: eventStart, url: url, occurrence: occurrence)
+        BeaconDelivery.Key(sessionID: session, adBreakID: adBreak, adID: ad, event: event, eventStart: eventStart, url: url, occurrence: occurrence)
     }
 
     static func delivery(
@@ -508,7 +508,7 @@ import Testing
         let firing = Self.key("http://a.example/1", occurrence: 7)
         let same = [firing, Self.key("http://b.example/2", occurrence: 7)]
         let others = [
-            Self.key("http://c.example/", session: "other", occurrence: 7), Self.key("http://c.example/", pod: "q", occurrence: 7),
+            Self.key("http://c.example/", session: "other", occurrence: 7), Self.key("http://c.example/", adBreak: "q", occurrence: 7),
             Self.key("http://c.example/", ad: "b", occurrence: 7), Self.key("http://c.example/", event: .start, occurrence: 7),
             Self.key("http://c.example/", eventStart: 1, occurrence: 7), Self.key("http://c.example/", occurrence: 8),
         ]

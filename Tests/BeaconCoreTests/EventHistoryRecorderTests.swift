@@ -20,8 +20,8 @@ import Testing
         }
     }
 
-    static func applied(_ pods: Int, end: Milliseconds) -> DaemonNotification {
-        .metadataApplied(pods: pods, dataRange: DataRange(start: 0, end: end), bytes: 100)
+    static func applied(_ adBreaks: Int, end: Milliseconds) -> DaemonNotification {
+        .metadataApplied(adBreaks: adBreaks, dataRange: DataRange(start: 0, end: end), bytes: 100)
     }
 
     @Test func recordsWhatTheHistoryKeepsStampedByTheClock() {
@@ -42,7 +42,7 @@ import Testing
         recorder.receive(Self.applied(2, end: 4))
         recorder.receive(.metadataFailed(reason: "HTTP 500"))
         recorder.receive(Self.applied(2, end: 5))
-        recorder.receive(.sessionEnded(sessionId: "s"))
+        recorder.receive(.sessionEnded(sessionID: "s"))
         recorder.receive(Self.applied(2, end: 6))
         let kept = recorder.entries.map { "\($0.name) \($0.details["adBreaks"] ?? "")" }
         #expect(kept == [

@@ -11,10 +11,10 @@ import Testing
     let t0 = Fixture.t0
     let end = Fixture.t0 + Fixture.adDuration
 
-    /// A player 2 s before the standard pod "p" at `t0`, with a baseline tick taken.
+    /// A player 2 s before the standard ad break "p" at `t0`, with a baseline tick taken.
     func player(userEvents: Bool = true, extra: [TrackingEvent] = [], retention: Milliseconds = 600_000) -> ScriptedPlayer {
-        let pod = Fixture.pod(id: "p", ads: [Fixture.ad(id: "p", start: t0, userEvents: userEvents, extra: extra)])
-        var player = ScriptedPlayer(Fixture.document([pod]), at: t0 - 2000, retention: retention)
+        let adBreak = Fixture.adBreak(id: "p", ads: [Fixture.ad(id: "p", start: t0, userEvents: userEvents, extra: extra)])
+        var player = ScriptedPlayer(Fixture.document([adBreak]), at: t0 - 2000, retention: retention)
         player.tick(t0 - 2000)
         return player
     }
@@ -32,9 +32,9 @@ import Testing
         player.jump(to: t0 + 14_000)
         player.play(to: end + 2000)
         // Refresh with the same metadata, and with a longer ad.
-        let fired1 = player.apply(Fixture.document([Fixture.pod(id: "p", start: t0)]))
+        let fired1 = player.apply(Fixture.document([Fixture.adBreak(id: "p", start: t0)]))
         #expect(fired1.isEmpty)
-        var longer = Fixture.pod(id: "p", start: t0)
+        var longer = Fixture.adBreak(id: "p", start: t0)
         longer.duration += 5000
         longer.ads[0].duration += 5000
         longer.ads[0].trackingEvents[0].duration += 5000
@@ -48,7 +48,7 @@ import Testing
 
     @Test(arguments: [TrackingEventType.creativeView, .progress, .loaded, .breakStart, .breakEnd])
     func otherKnownPlaybackTypesFireOnce(type: TrackingEventType) {
-        let extra = TrackingEvent(event: type, startTime: t0 + 1000, duration: 0, signalingUrls: ["http://127.0.0.1:4647/x"])
+        let extra = TrackingEvent(event: type, startTime: t0 + 1000, duration: 0, signalingURLs: ["http://127.0.0.1:4647/x"])
         var player = player(extra: [extra])
         #expect(player.session.pendingCount == 7)
         player.play(to: end + 2000)
@@ -74,7 +74,7 @@ import Testing
     ] as [(Milliseconds, Milliseconds, Bool)])
     func firesWhenPlaybackCoversItsWindow(duration: Milliseconds, landing: Milliseconds, fires: Bool) {
         let start = t0 + 10_000
-        let event = TrackingEvent(event: .progress, startTime: start, duration: duration, signalingUrls: ["http://127.0.0.1:4647/p"])
+        let event = TrackingEvent(event: .progress, startTime: start, duration: duration, signalingURLs: ["http://127.0.0.1:4647/p"])
         var player = player(userEvents: false, extra: [event])
         let fired3 = player.jump(to: start + landing)
         #expect(fired3.isEmpty)
@@ -85,12 +85,12 @@ import Testing
     @Test(arguments: [(0, true), (-1, false)] as [(Milliseconds, Bool)])
     func aStretchEndingAtTheStartFires(endOffset: Milliseconds, fires: Bool) {
         let start = t0 + 10_000
-        let event = TrackingEvent(event: .progress, startTime: start, duration: 0, signalingUrls: ["http://127.0.0.1:4647/p"])
+        let event = TrackingEvent(event: .progress, startTime: start, duration: 0, signalingURLs: ["http://127.0.0.1:4647/p"])
         var player = player(userEvents: false, extra: [event])
         player.jump(to: start + endOffset - 250)
         let fired4 = player.tick(start + endOffset)
         #expect(fired4.types.contains(.progress) == fires)
-        #expect(player.session.state(of: .progress, pod: "p") == (fires ? .connecting : .idle))
+        #expect(player.session.state(of: .progress, adBreak: "p") == (fires ? .connecting : .idle))
     }
 
     @Test func anImpressionSpanningTheAdFiresForAnyPlayedPart() {
@@ -123,7 +123,7 @@ import Testing
         player.tick(t0 - 2000)
         let fired7 = player.play(to: t0 + 10_000)
         #expect(fired7.isEmpty)
-        let document = Fixture.document([Fixture.pod(id: "p", start: t0)], rangeEnd: t0 + 10_000)
+        let document = Fixture.document([Fixture.adBreak(id: "p", start: t0)], rangeEnd: t0 + 10_000)
         let fired8 = player.apply(document)
         #expect(fired8.types == [.impression, .start, .firstQuartile])
         let fired9 = player.apply(document)
@@ -139,7 +139,7 @@ import Testing
         player.play(to: end + 2000)
         // Ten minutes later, metadata about the long-gone ad arrives.
         player.jump(to: t0 + 600_000)
-        let document = Fixture.document([Fixture.pod(id: "p", start: t0)], rangeEnd: t0 + 600_000)
+        let document = Fixture.document([Fixture.adBreak(id: "p", start: t0)], rangeEnd: t0 + 600_000)
         let fired10 = player.apply(document)
         #expect(fired10.isEmpty)
     }
@@ -155,7 +155,7 @@ import Testing
             let fired = player.send(action)
             #expect(fired.count == action.eventTypes.count)
             #expect(Set(fired.types) == Set(action.eventTypes))
-            #expect(fired.allSatisfy { $0.adID == "p" && $0.podID == "p" })
+            #expect(fired.allSatisfy { $0.adID == "p" && $0.adBreakID == "p" })
         }
         #expect(player.fired.count == before + 2 * action.eventTypes.count)
     }
@@ -168,7 +168,7 @@ import Testing
         player.play(to: end + 2000)
         let fired12 = player.send(action)
         #expect(fired12.isEmpty)
-        var fresh = ScriptedPlayer(Fixture.document([Fixture.pod(id: "p", start: t0)]), at: t0)
+        var fresh = ScriptedPlayer(Fixture.document([Fixture.adBreak(id: "p", start: t0)]), at: t0)
         // No playhead known yet.
         let fired13 = fresh.send(action)
         #expect(fired13.isEmpty)
@@ -227,14 +227,14 @@ import Testing
         player.play(to: end + 2000, step: 5000)
         #expect(player.fired.allSatisfy { $0.event.trigger == .playback })
         for type in Fixture.userTypes {
-            #expect(player.session.state(of: type, pod: "p") == .idle)
+            #expect(player.session.state(of: type, adBreak: "p") == .idle)
         }
     }
 
     // MARK: 6. Unknown types never fire
 
     @Test func unknownTypesStayIdle() {
-        let odd = TrackingEvent(event: TrackingEventType(rawValue: "acceptInvitationLinear"), startTime: t0, duration: 30_000, signalingUrls: ["http://127.0.0.1:4647/u"])
+        let odd = TrackingEvent(event: TrackingEventType(rawValue: "acceptInvitationLinear"), startTime: t0, duration: 30_000, signalingURLs: ["http://127.0.0.1:4647/u"])
         var player = player(extra: [odd])
         #expect(player.session.pendingCount == 6)
         player.play(to: end + 2000)
@@ -242,7 +242,7 @@ import Testing
         player.send(.pause)
         player.send(.play)
         #expect(!player.fired.types.contains(odd.event))
-        #expect(player.session.state(of: odd.event, pod: "p") == .idle)
+        #expect(player.session.state(of: odd.event, adBreak: "p") == .idle)
     }
 
     // MARK: 7. Reporting states
@@ -253,17 +253,17 @@ import Testing
         #expect(fired.types == [.impression, .start])
         for firing in fired {
             #expect(player.session.schedule[firing.reference]?.reportingState == .connecting)
-            #expect(firing.signalingUrls == [Fixture.url(ad: "p", firing.event)])
+            #expect(firing.signalingURLs == [Fixture.url(ad: "p", firing.event)])
         }
         let impression = try #require(fired.first { $0.event == .impression })
         let start = try #require(fired.first { $0.event == .start })
         player.session.record(.failed, for: impression.reference)
-        #expect(player.session.state(of: .impression, pod: "p") == .failed)
-        #expect(player.session.state(of: .start, pod: "p") == .connecting)
+        #expect(player.session.state(of: .impression, adBreak: "p") == .failed)
+        #expect(player.session.state(of: .start, adBreak: "p") == .connecting)
         player.session.record(.done, for: start.reference)
-        #expect(player.session.state(of: .start, pod: "p") == .done)
-        #expect(player.session.state(of: .impression, pod: "p") == .failed)
-        #expect(player.session.state(of: .firstQuartile, pod: "p") == .idle)
+        #expect(player.session.state(of: .start, adBreak: "p") == .done)
+        #expect(player.session.state(of: .impression, adBreak: "p") == .failed)
+        #expect(player.session.state(of: .firstQuartile, adBreak: "p") == .idle)
     }
 
     @Test func userEventsConnectEachTimeTheyFire() throws {
@@ -273,30 +273,30 @@ import Testing
         player.session.record(.done, for: first.reference)
         let second = try #require(player.send(.mute).first)
         #expect(second.reference == first.reference)
-        #expect(player.session.state(of: .mute, pod: "p") == .connecting)
+        #expect(player.session.state(of: .mute, adBreak: "p") == .connecting)
     }
 
     // MARK: 8. Matching does not rescan everything
 
-    @Test func aTickAmongTenThousandPodsFiresOnlyItsOwnEvents() {
+    @Test func aTickAmongTenThousandAdBreaksFiresOnlyItsOwnEvents() {
         let spacing: Milliseconds = 60_000
-        let pods = (0..<10_000).map { Fixture.pod(id: "pod\($0)", start: t0 + Milliseconds($0) * spacing, userEvents: false) }
-        var player = ScriptedPlayer(Fixture.document(pods), at: t0, retention: 3_600_000 * 1000)
-        #expect(player.session.schedule.pods.count == 10_000)
+        let adBreaks = (0..<10_000).map { Fixture.adBreak(id: "pod\($0)", start: t0 + Milliseconds($0) * spacing, userEvents: false) }
+        var player = ScriptedPlayer(Fixture.document(adBreaks), at: t0, retention: 3_600_000 * 1000)
+        #expect(player.session.schedule.adBreaks.count == 10_000)
         #expect(player.session.pendingCount == 60_000)
 
         let last = t0 + 9999 * spacing
         player.tick(last - 1000)
         let fired = player.play(to: last + 250)
         #expect(fired.types == [.impression, .start])
-        #expect(fired.allSatisfy { $0.podID == "pod9999" })
+        #expect(fired.allSatisfy { $0.adBreakID == "pod9999" })
         #expect(player.session.pendingCount == 60_000 - 2)
 
         let middle = t0 + 5000 * spacing
         player.jump(to: middle + 7000)
         let more = player.play(to: middle + 8000)
         #expect(more.types == [.impression, .firstQuartile])
-        #expect(more.allSatisfy { $0.podID == "pod5000" })
+        #expect(more.allSatisfy { $0.adBreakID == "pod5000" })
         #expect(player.session.pendingCount == 60_000 - 4)
     }
 }

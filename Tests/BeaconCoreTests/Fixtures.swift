@@ -34,22 +34,22 @@ enum Fixture {
         return ad
     }
 
-    /// A pod holding `ads`, lasting as long as they do.
-    static func pod(id: String, ads: [Ad]) -> Pod {
+    /// A ad break holding `ads`, lasting as long as they do.
+    static func adBreak(id: String, ads: [Ad]) -> AdBreak {
         let start = ads.map(\.startTime).min() ?? 0
         let end = ads.map { $0.startTime + $0.duration }.max() ?? start
-        return Pod(id: id, startTime: start, duration: end - start, ads: ads)
+        return AdBreak(id: id, startTime: start, duration: end - start, ads: ads)
     }
 
-    /// A pod with one standard ad of the same id.
-    static func pod(id: String, start: Milliseconds, duration: Milliseconds = adDuration, userEvents: Bool = true) -> Pod {
-        pod(id: id, ads: [ad(id: id, start: start, duration: duration, userEvents: userEvents)])
+    /// A ad break with one standard ad of the same id.
+    static func adBreak(id: String, start: Milliseconds, duration: Milliseconds = adDuration, userEvents: Bool = true) -> AdBreak {
+        adBreak(id: id, ads: [ad(id: id, start: start, duration: duration, userEvents: userEvents)])
     }
 
-    static func document(_ pods: [Pod], rangeEnd: Milliseconds? = nil) -> MetadataDocument {
-        let start = pods.map(\.startTime).min() ?? t0
-        let end = rangeEnd ?? (pods.map { $0.startTime + $0.duration }.max() ?? t0)
-        return MetadataDocument(dataRange: DataRange(start: start - 600_000, end: end), pods: pods)
+    static func document(_ adBreaks: [AdBreak], rangeEnd: Milliseconds? = nil) -> MetadataDocument {
+        let start = adBreaks.map(\.startTime).min() ?? t0
+        let end = rangeEnd ?? (adBreaks.map { $0.startTime + $0.duration }.max() ?? t0)
+        return MetadataDocument(dataRange: DataRange(start: start - 600_000, end: end), adBreaks: adBreaks)
     }
 
     /// The package's root directory, found from this file's place in it.
@@ -179,8 +179,8 @@ extension Array where Element == Firing {
 }
 
 extension TrackingSession {
-    /// The reporting state of the first event of `type` in ad `adID` of pod `podID`.
-    func state(of type: TrackingEventType, pod podID: String, ad adID: String? = nil) -> ReportingState? {
-        schedule.pod(id: podID)?.ads.first { $0.id == (adID ?? podID) }?.trackingEvents.first { $0.event == type }?.reportingState
+    /// The reporting state of the first event of `type` in ad `adID` of ad break `adBreakID`.
+    func state(of type: TrackingEventType, adBreak adBreakID: String, ad adID: String? = nil) -> ReportingState? {
+        schedule.adBreak(id: adBreakID)?.ads.first { $0.id == (adID ?? adBreakID) }?.trackingEvents.first { $0.event == type }?.reportingState
     }
 }

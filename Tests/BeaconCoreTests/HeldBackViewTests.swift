@@ -17,14 +17,14 @@ import Testing
     static func event(_ type: TrackingEventType, at offset: Milliseconds, _ state: ReportingState = .idle, _ hold: HoldReason? = nil)
         -> TrackingEvent
     {
-        TrackingEvent(event: type, startTime: t0 + offset, duration: 0, signalingUrls: [url], reportingState: state, heldBack: hold)
+        TrackingEvent(event: type, startTime: t0 + offset, duration: 0, signalingURLs: [url], reportingState: state, heldBack: hold)
     }
 
     /// Ad "kept" cut to 468 ms (its start done, its midpoint waiting, its complete never confirmed),
     /// and ad "gone" withdrawn at the same time; the playhead 200 ms in.
     static var report: StatusReport {
         var start = event(.start, at: 0, .done)
-        start.currentSignalingUrls = ["http://127.0.0.1:1/re-signed"]
+        start.currentSignalingURLs = ["http://127.0.0.1:1/re-signed"]
         let kept = Ad(id: "kept", startTime: t0, duration: 468, trackingEvents: [
             start, event(.midpoint, at: 15_000, .idle, .awaitingConfirmation), event(.complete, at: 30_000, .idle, .neverConfirmed),
         ])
@@ -33,7 +33,7 @@ import Testing
         ])
         return StatusReport(
             version: "0.1.0", state: "playing", session: nil, playhead: t0 + 200, lastTickAt: now, dataRange: nil,
-            adBreaks: [Pod(id: "p1", startTime: t0, duration: 30_000, ads: [gone, kept]), Pod(id: "p2", startTime: t0 + 60_000, duration: 30_000, ads: [
+            adBreaks: [AdBreak(id: "p1", startTime: t0, duration: 30_000, ads: [gone, kept]), AdBreak(id: "p2", startTime: t0 + 60_000, duration: 30_000, ads: [
                 Ad(id: "g2", startTime: t0 + 60_000, duration: 30_000, trackingEvents: [event(.impression, at: 60_000, .idle, .withdrawn)]),
             ])],
             counters: StatusReport.Counters())
@@ -59,7 +59,7 @@ import Testing
 
     @Test func nothingHeldBackShowsNoSuchLine() {
         var report = Self.report
-        report.adBreaks = [Fixture.pod(id: "p", start: Self.t0)]
+        report.adBreaks = [Fixture.adBreak(id: "p", start: Self.t0)]
         let text = StatusView.render(report)
         #expect(!text.contains("held back"))
         #expect(!text.contains("WITHDRAWN"))

@@ -9,15 +9,15 @@ import Testing
 /// How each notification becomes a history entry.
 @Suite struct HistoryEventTests {
     static let endpoints = SessionEndpoints(
-        mediaUrl: "http://127.0.0.1:1/live/master.m3u8", manifestUrl: "http://127.0.0.1:1/live/v.m3u8?sessid=s1",
-        trackingUrl: "http://127.0.0.1:1/live/metadata?sessid=s1", sessionId: "s1")
+        mediaURL: "http://127.0.0.1:1/live/master.m3u8", manifestURL: "http://127.0.0.1:1/live/v.m3u8?sessid=s1",
+        trackingURL: "http://127.0.0.1:1/live/metadata?sessid=s1", sessionID: "s1")
     static let firing = Firing(
-        reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 1), podID: "p1", adID: "p1-a1", event: .start, eventStart: 0,
-        signalingUrls: ["http://127.0.0.1:1/b?1", "http://127.0.0.1:1/b?2"])
+        reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 1), adBreakID: "p1", adID: "p1-a1", event: .start, eventStart: 0,
+        signalingURLs: ["http://127.0.0.1:1/b?1", "http://127.0.0.1:1/b?2"])
 
     static let retrying = BeaconDelivery(
         key: BeaconDelivery.Key(
-            sessionID: "s1", podID: "p1", adID: "p1-a1", event: .start, eventStart: 0, url: "http://127.0.0.1:1/b?1", occurrence: 0),
+            sessionID: "s1", adBreakID: "p1", adID: "p1-a1", event: .start, eventStart: 0, url: "http://127.0.0.1:1/b?1", occurrence: 0),
         reference: firing.reference, attempts: 1, lastStatus: 503, dueAt: 0, nextAttemptAt: 800)
 
     static func result(_ url: String, _ outcome: RequestResult.Outcome) -> RequestResult {
@@ -29,18 +29,18 @@ import Testing
     static let cases: [(DaemonNotification, HistoryEvent?)] = [
         (.sessionStarting(mediaURL: "http://m"), HistoryEvent(.sessionStarting, ["mediaUrl": "http://m"])),
         (.sessionReady(endpoints), HistoryEvent(.sessionReady, [
-            "sessionId": "s1", "manifestUrl": endpoints.manifestUrl, "trackingUrl": endpoints.trackingUrl,
+            "sessionId": "s1", "manifestUrl": endpoints.manifestURL, "trackingUrl": endpoints.trackingURL,
         ])),
         (.sessionFailed(mediaURL: "http://m", reason: "HTTP 404"), HistoryEvent(.sessionFailed, ["mediaUrl": "http://m", "reason": "HTTP 404"])),
-        (.sessionEnded(sessionId: nil), HistoryEvent(.sessionEnded, ["sessionId": "-"])),
-        (.metadataApplied(pods: 2, dataRange: DataRange(start: Fixture.t0, end: Fixture.t0 + 1_000), bytes: 512), HistoryEvent(.metadataApplied, [
+        (.sessionEnded(sessionID: nil), HistoryEvent(.sessionEnded, ["sessionId": "-"])),
+        (.metadataApplied(adBreaks: 2, dataRange: DataRange(start: Fixture.t0, end: Fixture.t0 + 1_000), bytes: 512), HistoryEvent(.metadataApplied, [
             "adBreaks": "2", "dataRangeStart": "2023-01-31T03:25:34.076Z", "dataRangeEnd": "2023-01-31T03:25:35.076Z", "bytes": "512",
         ])),
         // A range on media time is shown as positions.
-        (.metadataApplied(pods: 2, dataRange: DataRange(start: 0, end: 61_000), bytes: 512), HistoryEvent(.metadataApplied, [
+        (.metadataApplied(adBreaks: 2, dataRange: DataRange(start: 0, end: 61_000), bytes: 512), HistoryEvent(.metadataApplied, [
             "adBreaks": "2", "dataRangeStart": "00:00:00.000", "dataRangeEnd": "00:01:01.000", "bytes": "512",
         ])),
-        (.adBreaksDiscovered(podIDs: ["p1", "p2"]), HistoryEvent(.adBreaksDiscovered, ["adBreaks": "p1,p2"])),
+        (.adBreaksDiscovered(adBreakIDs: ["p1", "p2"]), HistoryEvent(.adBreaksDiscovered, ["adBreaks": "p1,p2"])),
         (.metadataUnchanged(bytes: 512), nil),
         (.metadataFailed(reason: "HTTP 500"), HistoryEvent(.metadataFailed, ["reason": "HTTP 500"])),
         (.lineRejected(reason: "empty line"), HistoryEvent(.lineRejected, ["reason": "empty line"])),

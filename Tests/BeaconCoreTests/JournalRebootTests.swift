@@ -26,8 +26,8 @@ import Testing
 
     /// A delivery that fell due at instant 90 000, tried once, next attempt at 160 000.
     static let waiting = BeaconDelivery(
-        key: .init(sessionID: "s1", podID: "p", adID: "a", event: .start, eventStart: 5, url: "http://127.0.0.1:4647/b", occurrence: 0),
-        reference: EventReference(podID: "p", adIndex: 0, eventIndex: 1), state: .due, attempts: 1, lastError: "HTTP 503",
+        key: .init(sessionID: "s1", adBreakID: "p", adID: "a", event: .start, eventStart: 5, url: "http://127.0.0.1:4647/b", occurrence: 0),
+        reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 1), state: .due, attempts: 1, lastError: "HTTP 503",
         dueAt: 90_000, nextAttemptAt: 160_000, updatedAt: 100_000)
 
     @Test func withinOneBootEveryInstantResumesAsItWasWhateverTheWallClockDid() async throws {
@@ -76,7 +76,7 @@ import Testing
             try Self.open(directory, Self.time(boot: "A", instant: 100_000, wall: Self.wall)).save([finished], session: session)
             // A minute later in the next boot: saved and finished 60 s ago.
             let journal = try Self.open(directory, Self.time(boot: "B", instant: 2_000, wall: Self.wall + 60_000))
-            let media = session.endpoints.mediaUrl
+            let media = session.endpoints.mediaURL
             #expect(try journal.session(sessionID: "s1", mediaURL: media, savedSince: 2_000 - 60_000) != nil)
             #expect(try journal.session(sessionID: "s1", mediaURL: media, savedSince: 2_000 - 59_999) == nil)
             try journal.prune(before: 2_000 - 60_000)

@@ -57,9 +57,9 @@ import Testing
 
     static func delivery(_ number: Int, state: BeaconDelivery.State = .due) -> BeaconDelivery {
         let key = BeaconDelivery.Key(
-            sessionID: "s1", podID: "p", adID: "a\(number)", event: .impression, eventStart: 0, url: "http://127.0.0.1:9/b?n=\(number)",
+            sessionID: "s1", adBreakID: "p", adID: "a\(number)", event: .impression, eventStart: 0, url: "http://127.0.0.1:9/b?n=\(number)",
             occurrence: 0)
-        return BeaconDelivery(key: key, reference: EventReference(podID: "p", adIndex: number, eventIndex: 0), state: state, dueAt: 0)
+        return BeaconDelivery(key: key, reference: EventReference(adBreakID: "p", adIndex: number, eventIndex: 0), state: state, dueAt: 0)
     }
 
     @Test func deliveriesDueTogetherAreOneTransaction() async throws {
@@ -69,8 +69,8 @@ import Testing
         var random = SeededGenerator(seed: 7)
         let firings = (0..<50).map { index in
             Firing(
-                reference: EventReference(podID: "p", adIndex: index, eventIndex: 0), podID: "p", adID: "a\(index)", event: .impression,
-                eventStart: 0, signalingUrls: ["http://127.0.0.1:9/b?n=\(index)"])
+                reference: EventReference(adBreakID: "p", adIndex: index, eventIndex: 0), adBreakID: "p", adID: "a\(index)", event: .impression,
+                eventStart: 0, signalingURLs: ["http://127.0.0.1:9/b?n=\(index)"])
         }
         let effects = coordinator.fire(
             firings, sessionKey: "s1", macros: MacroSettings(deviceUserAgent: "test"), context: { _ in MacroContext(occurredAt: 0) }, now: 1_000,

@@ -21,7 +21,7 @@ import Testing
         if let parsed = MetadataParser.parse(body) { #expect(parsed == document) }
         // What was read survives the wire format beaconctl writes itself.
         #expect(try MetadataDocument.decode(Array(document.encodedJSON().utf8)) == document)
-        return try #require(document.pods.first?.ads.first)
+        return try #require(document.adBreaks.first?.ads.first)
     }
 
     private func events(_ events: String) throws -> [TrackingEvent] {
@@ -60,7 +60,7 @@ import Testing
         let ad = try firstAd(#"{"id": 269098714, "startTime": 1675135534076, "duration": 13385, "trackingEvents": []}"#)
         #expect(ad.id == "269098714")
         let body = Fixture.json(#"{\#(Self.range), "adBreaks": [{"id": 269098710, "startTime": 1675135534076, "duration": 0}]}"#)
-        #expect(try MetadataDocument.decode(body).pods.map(\.id) == ["269098710"])
+        #expect(try MetadataDocument.decode(body).adBreaks.map(\.id) == ["269098710"])
         #expect(MetadataParser.parse(body) == (try MetadataDocument.decodeWithJSONDecoder(body)))
     }
 
@@ -91,18 +91,18 @@ import Testing
                {"vendor": "v2", "trackingEvents": [{"event": "viewableImpression", "startTime": 1675135534076, "signalingUrls": ["http://127.0.0.1:4647/vi"]}]}]}
             """#, fastReader: false)
         #expect(ad.trackingEvents.map(\.event) == [.impression, .verificationNotExecuted])
-        #expect(ad.trackingEvents[1].signalingUrls == ["http://127.0.0.1:4647/v?r=[REASON]"])
+        #expect(ad.trackingEvents[1].signalingURLs == ["http://127.0.0.1:4647/v?r=[REASON]"])
         #expect(
             ad.attachedTracking == [
                 AttachedTracking(
                     source: .companion, event: .clickTracking, startTime: 1_675_135_534_076,
-                    signalingUrls: ["http://127.0.0.1:4647/c1", "http://127.0.0.1:4647/c2"]),
-                AttachedTracking(source: .companion, event: .creativeView, startTime: nil, signalingUrls: ["http://127.0.0.1:4647/cv"]),
-                AttachedTracking(source: .icon, event: AttachedTracking.iconView, startTime: nil, signalingUrls: ["http://127.0.0.1:4647/iv"]),
-                AttachedTracking(source: .icon, event: AttachedTracking.iconClick, startTime: nil, signalingUrls: ["http://127.0.0.1:4647/ic"]),
+                    signalingURLs: ["http://127.0.0.1:4647/c1", "http://127.0.0.1:4647/c2"]),
+                AttachedTracking(source: .companion, event: .creativeView, startTime: nil, signalingURLs: ["http://127.0.0.1:4647/cv"]),
+                AttachedTracking(source: .icon, event: AttachedTracking.iconView, startTime: nil, signalingURLs: ["http://127.0.0.1:4647/iv"]),
+                AttachedTracking(source: .icon, event: AttachedTracking.iconClick, startTime: nil, signalingURLs: ["http://127.0.0.1:4647/ic"]),
                 AttachedTracking(
                     source: .verification, event: TrackingEventType(rawValue: "viewableImpression"), startTime: 1_675_135_534_076,
-                    signalingUrls: ["http://127.0.0.1:4647/vi"]),
+                    signalingURLs: ["http://127.0.0.1:4647/vi"]),
             ])
     }
 
@@ -135,15 +135,15 @@ import Testing
         #expect(documents.count == 6)
         for (name, body) in documents {
             let document = try MetadataDocument.decode(body)
-            #expect(!document.pods.isEmpty, "\(name)")
+            #expect(!document.adBreaks.isEmpty, "\(name)")
             if let parsed = MetadataParser.parse(body) { #expect(parsed == document, "\(name)") }
         }
         let verifications = try MetadataDocument.decode(try #require(documents.first { $0.name == "android-adVerifications.json" }?.body))
-        #expect(verifications.pods[0].ads[0].trackingEvents.map(\.event) == [.impression, .verificationNotExecuted, .verificationNotExecuted])
+        #expect(verifications.adBreaks[0].ads[0].trackingEvents.map(\.event) == [.impression, .verificationNotExecuted, .verificationNotExecuted])
         let icons = try MetadataDocument.decode(try #require(documents.first { $0.name == "android-adChoices.json" }?.body))
-        #expect(icons.pods[0].ads.map(\.id) == ["269098710", "269098714"])
-        #expect(icons.pods[0].ads[0].attachedTracking.map(\.event) == [AttachedTracking.iconView, AttachedTracking.iconClick])
+        #expect(icons.adBreaks[0].ads.map(\.id) == ["269098710", "269098714"])
+        #expect(icons.adBreaks[0].ads[0].attachedTracking.map(\.event) == [AttachedTracking.iconView, AttachedTracking.iconClick])
         let companion = try MetadataDocument.decode(try #require(documents.first { $0.name == "android-normal.json" }?.body))
-        #expect(companion.pods[0].ads[0].attachedTracking.map(\.source) == [.companion, .companion])
+        #expect(companion.adBreaks[0].ads[0].attachedTracking.map(\.source) == [.companion, .companion])
     }
 }

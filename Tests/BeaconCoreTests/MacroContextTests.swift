@@ -11,25 +11,25 @@ import Testing
     let t0 = Fixture.t0
 
     func context(
-        _ type: TrackingEventType, ad adIndex: Int = 0, in pod: Pod, timeline: Timeline = .programDateTime, rangeEnd: Milliseconds? = nil,
+        _ type: TrackingEventType, ad adIndex: Int = 0, in adBreak: AdBreak, timeline: Timeline = .programDateTime, rangeEnd: Milliseconds? = nil,
         playhead: Milliseconds? = nil
     ) throws -> MacroContext {
         // Restored as it is, withdrawn ads included.
-        let schedule = AdSchedule(restoring: [pod])
-        let document = Fixture.document([pod], rangeEnd: rangeEnd)
-        let ad = pod.ads[adIndex]
+        let schedule = AdSchedule(restoring: [adBreak])
+        let document = Fixture.document([adBreak], rangeEnd: rangeEnd)
+        let ad = adBreak.ads[adIndex]
         let eventIndex = try #require(ad.trackingEvents.firstIndex { $0.event == type })
         let event = ad.trackingEvents[eventIndex]
         let firing = Firing(
-            reference: EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex), podID: pod.id, adID: ad.id,
-            event: type, eventStart: event.startTime, signalingUrls: event.signalingUrls)
+            reference: EventReference(adBreakID: adBreak.id, adIndex: adIndex, eventIndex: eventIndex), adBreakID: adBreak.id, adID: ad.id,
+            event: type, eventStart: event.startTime, signalingURLs: event.signalingURLs)
         return MacroContext(
             firing, in: schedule, timeline: timeline, dataRange: document.dataRange, playhead: playhead, occurredAt: 42,
             contentPosition: nil)
     }
 
-    var twoAds: Pod {
-        Fixture.pod(id: "p", ads: [Fixture.ad(id: "a1", start: t0), Fixture.ad(id: "a2", start: t0 + Fixture.adDuration)])
+    var twoAds: AdBreak {
+        Fixture.adBreak(id: "p", ads: [Fixture.ad(id: "a1", start: t0), Fixture.ad(id: "a2", start: t0 + Fixture.adDuration)])
     }
 
     @Test func aTimeBasedEventOccursAtItsOwnTimeInItsAd() throws {
@@ -49,30 +49,30 @@ import Testing
 
     @Test func theAdCountsFromOneInStartOrderWithoutWithdrawnAds() throws {
         // Merging appends: an ad placed before the others may come last in the array.
-        var pod = twoAds
-        pod.ads.append(Fixture.ad(id: "a0", start: t0 - Fixture.adDuration))
-        pod.startTime = t0 - Fixture.adDuration
-        #expect(try context(.start, ad: 0, in: pod).adPosition == 2)
-        #expect(try context(.start, ad: 1, in: pod).adPosition == 3)
-        #expect(try context(.start, ad: 2, in: pod).adPosition == 1)
-        for index in pod.ads[2].trackingEvents.indices { pod.ads[2].trackingEvents[index].heldBack = .withdrawn }
-        #expect(try context(.start, ad: 1, in: pod).adPosition == 2)
+        var adBreak = twoAds
+        adBreak.ads.append(Fixture.ad(id: "a0", start: t0 - Fixture.adDuration))
+        adBreak.startTime = t0 - Fixture.adDuration
+        #expect(try context(.start, ad: 0, in: adBreak).adPosition == 2)
+        #expect(try context(.start, ad: 1, in: adBreak).adPosition == 3)
+        #expect(try context(.start, ad: 2, in: adBreak).adPosition == 1)
+        for index in adBreak.ads[2].trackingEvents.indices { adBreak.ads[2].trackingEvents[index].heldBack = .withdrawn }
+        #expect(try context(.start, ad: 1, in: adBreak).adPosition == 2)
     }
 
     @Test func verificationNotExecutedGivesReason2() throws {
         var ad = Fixture.ad(id: "a1", start: t0)
         ad.trackingEvents.append(
-            TrackingEvent(event: .verificationNotExecuted, startTime: t0 + 9_000, duration: 0, signalingUrls: ["http://127.0.0.1:4647/v?r=[REASON]"]))
-        let verification = try context(.verificationNotExecuted, in: Fixture.pod(id: "p", ads: [ad]))
+            TrackingEvent(event: .verificationNotExecuted, startTime: t0 + 9_000, duration: 0, signalingURLs: ["http://127.0.0.1:4647/v?r=[REASON]"]))
+        let verification = try context(.verificationNotExecuted, in: Fixture.adBreak(id: "p", ads: [ad]))
         #expect(verification.reason == 2)
         #expect(verification.adPlayhead == 0, "sent with the impression, at the ad's start")
     }
 
     @Test func aLiveBreakIsAMidRollOnMediaTimeAPreRollAtZeroAMidRollBeforeTheRangeEndsElseUnknown() throws {
         #expect(try context(.start, in: twoAds).breakPosition == 2)
-        let preRoll = Fixture.pod(id: "pre", start: 0)
+        let preRoll = Fixture.adBreak(id: "pre", start: 0)
         #expect(try context(.start, in: preRoll, timeline: .mediaTime, rangeEnd: 600_000).breakPosition == 1)
-        let midRoll = Fixture.pod(id: "mid", start: 120_000)
+        let midRoll = Fixture.adBreak(id: "mid", start: 120_000)
         #expect(try context(.start, in: midRoll, timeline: .mediaTime, rangeEnd: 600_000).breakPosition == 2)
         #expect(try context(.start, in: midRoll, timeline: .mediaTime, rangeEnd: 150_000).breakPosition == nil)
     }

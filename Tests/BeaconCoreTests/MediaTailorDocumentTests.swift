@@ -21,39 +21,39 @@ import Testing
         let liveOffset: Milliseconds = 1_692_807_940_914 - 10_110
         #expect(live.metadata.programDateTimeOffset == liveOffset)
         #expect(live.nextToken == "UFQxMC4xMVNfMjAyMy0wOC0yM1QxNjoyNjoyNC4yNDYxMDIxOTBaXzE%3D")
-        #expect(live.metadata.pods.map(\.id) == ["3062770"])
-        let verified = live.metadata.pods[0].ads[0]
+        #expect(live.metadata.adBreaks.map(\.id) == ["3062770"])
+        let verified = live.metadata.adBreaks[0].ads[0]
         #expect((verified.id, verified.startTime, verified.duration) == ("3062770", 10_110, 14_982))
         #expect(verified.trackingEvents.map(\.event) == [.impression, .verificationNotExecuted])
-        #expect(verified.trackingEvents.map(\.signalingUrls) == [["http://127.0.0.1:4647/v1/impression"], ["http://127.0.0.1:4647/trackingurl"]])
+        #expect(verified.trackingEvents.map(\.signalingURLs) == [["http://127.0.0.1:4647/v1/impression"], ["http://127.0.0.1:4647/trackingurl"]])
         #expect(verified.trackingEvents[0].duration == 14_982)
 
         let beaconing = try read("aws-doc-client-side-beaconing.json")
         #expect(beaconing.nextToken == nil)
         #expect(beaconing.metadata.programDateTimeOffset == nil)
-        let pod = try #require(beaconing.metadata.pods.first)
-        #expect((pod.id, pod.startTime, pod.duration, pod.ads.count) == ("8104385", 17_817, 15_100, 1))
-        #expect(pod.ads[0].trackingEvents.map(\.event) == [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete])
-        #expect(pod.ads[0].trackingEvents.map(\.startTime) == [17_817, 17_817, 21_592, 25_367, 29_142, 32_917])
-        #expect(pod.ads[0].trackingEvents.map(\.signalingUrls.first) == [
+        let adBreak = try #require(beaconing.metadata.adBreaks.first)
+        #expect((adBreak.id, adBreak.startTime, adBreak.duration, adBreak.ads.count) == ("8104385", 17_817, 15_100, 1))
+        #expect(adBreak.ads[0].trackingEvents.map(\.event) == [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete])
+        #expect(adBreak.ads[0].trackingEvents.map(\.startTime) == [17_817, 17_817, 21_592, 25_367, 29_142, 32_917])
+        #expect(adBreak.ads[0].trackingEvents.map(\.signalingURLs.first) == [
             "impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete",
         ].map { "http://127.0.0.1:4647/tracking?event=\($0)" })
         #expect(beaconing.metadata.dataRange == DataRange(start: 17_817, end: 32_917 + TrackingEvent.minimumWindow))
 
         let api = try read("aws-doc-client-side-tracking-api.json")
-        #expect(api.metadata.pods.map(\.id) == ["5"])
-        #expect(api.metadata.pods[0].ads.map(\.id) == ["5"])
-        #expect(api.metadata.pods[0].ads[0].trackingEvents == [
-            TrackingEvent(event: .impression, startTime: 30_000, duration: 15_000, signalingUrls: ["http://127.0.0.1:4647/impression"])
+        #expect(api.metadata.adBreaks.map(\.id) == ["5"])
+        #expect(api.metadata.adBreaks[0].ads.map(\.id) == ["5"])
+        #expect(api.metadata.adBreaks[0].ads[0].trackingEvents == [
+            TrackingEvent(event: .impression, startTime: 30_000, duration: 15_000, signalingURLs: ["http://127.0.0.1:4647/impression"])
         ])
         #expect(api.nextToken == "UFQ1TTM0Ljk2N1NfMjAyMi0xMS0xOFQwNDozMzo1Mi4yNDUxOTdaXzE%3D")
 
         let breakTracking = try read("bitmovin-android-break-tracking-events.json")
         #expect(breakTracking.nextToken == nil)
-        let avail = try #require(breakTracking.metadata.pods.first)
+        let avail = try #require(breakTracking.metadata.adBreaks.first)
         #expect(avail.ads.map(\.id) == [MediaTailorDocument.adBreakTrackingAdID])
         #expect(avail.ads[0].trackingEvents.map(\.event) == [.breakEnd, .breakStart])
-        #expect(avail.ads[0].trackingEvents.allSatisfy { $0.signalingUrls.first?.hasPrefix("http://127.0.0.1:4647/pagead/interaction/") == true })
+        #expect(avail.ads[0].trackingEvents.allSatisfy { $0.signalingURLs.first?.hasPrefix("http://127.0.0.1:4647/pagead/interaction/") == true })
 
         for (name, body) in documents { #expect(Dialect.of(trackingDocument: body) == .mediatailor, "\(name)") }
     }
@@ -65,11 +65,11 @@ import Testing
               "adBreakTrackingEvents": [{"eventType": "breakStart", "beaconUrls": ["http://x/bs"]}, {"eventType": "breakEnd", "beaconUrls": ["http://x/be"]}],
               "ads": [{"adId": "a1", "startTimeInSeconds": 60, "durationInSeconds": 30, "trackingEvents": [{"eventType": "impression", "startTimeInSeconds": 60, "beaconUrls": ["http://x/i"]}]}]}]}
             """#))
-        let pod = try #require(document.metadata.pods.first)
-        #expect(pod.ads.map(\.id) == [MediaTailorDocument.adBreakTrackingAdID, "a1"])
-        #expect(pod.ads[0].trackingEvents.map(\.startTime) == [60_000, 90_000])
-        #expect(pod.ads[0].trackingEvents.allSatisfy(pod.ads[0].confirms))
-        #expect((pod.ads[0].startTime, pod.ads[0].duration) == (60_000, 30_000))
+        let adBreak = try #require(document.metadata.adBreaks.first)
+        #expect(adBreak.ads.map(\.id) == [MediaTailorDocument.adBreakTrackingAdID, "a1"])
+        #expect(adBreak.ads[0].trackingEvents.map(\.startTime) == [60_000, 90_000])
+        #expect(adBreak.ads[0].trackingEvents.allSatisfy(adBreak.ads[0].confirms))
+        #expect((adBreak.ads[0].startTime, adBreak.ads[0].duration) == (60_000, 30_000))
     }
 
     /// Times as ISO 8601 text where numbers are absent, and numbers where ISO 8601 is expected.
@@ -78,10 +78,10 @@ import Testing
             {"avails": [{"availId": 7, "startTime": "PT1M2.003S", "duration": 15,
               "ads": [{"adId": "a", "startTime": "PT1M2.003S", "durationInSeconds": "PT15S", "trackingEvents": [{"eventType": "Start", "startTime": 62.003, "beaconUrls": []}]}]}]}
             """#))
-        let pod = try #require(document.metadata.pods.first)
-        #expect((pod.id, pod.startTime, pod.duration) == ("7", 62_003, 15_000))
-        #expect(pod.ads[0].trackingEvents.map(\.event) == [.start])
-        #expect(pod.ads[0].trackingEvents.map(\.startTime) == [62_003])
+        let adBreak = try #require(document.metadata.adBreaks.first)
+        #expect((adBreak.id, adBreak.startTime, adBreak.duration) == ("7", 62_003, 15_000))
+        #expect(adBreak.ads[0].trackingEvents.map(\.event) == [.start])
+        #expect(adBreak.ads[0].trackingEvents.map(\.startTime) == [62_003])
     }
 
     @Test(arguments: [
@@ -103,8 +103,8 @@ import Testing
         let second = try MediaTailorDocument.decode(Fixture.json(
             #"{"avails": [{"availId": "2", "startTimeInSeconds": 30, "durationInSeconds": 8, "availProgramDateTime": "2023-08-23T16:25:40.914Z"}, {"availId": "3", "startTimeInSeconds": 50, "durationInSeconds": 5}], "nextToken": "t2"}"#))
         let merged = MediaTailorDocument.merged([first, second])
-        #expect(merged.metadata.pods.map(\.id) == ["1", "2", "3"])
-        #expect(merged.metadata.pods[1].duration == 8_000)
+        #expect(merged.metadata.adBreaks.map(\.id) == ["1", "2", "3"])
+        #expect(merged.metadata.adBreaks[1].duration == 8_000)
         #expect(merged.nextToken == "t2")
         let offset: Milliseconds = 1_692_807_940_914 - 30_000
         #expect(merged.metadata.programDateTimeOffset == offset)

@@ -33,8 +33,8 @@ import Testing
         }
         let endpoints = try await SessionInitializer(client: service, adsParams: ["deviceType": "tv"]).start(mediaURL: Self.initURL)
         #expect(endpoints == SessionEndpoints(
-            mediaUrl: Self.initURL, manifestUrl: "https://b.example/v1/master/acct/cfg/index.m3u8?aws.sessionId=s9",
-            trackingUrl: "https://b.example/v1/tracking/acct/cfg/s9", sessionId: "s9", dialect: .mediatailor))
+            mediaURL: Self.initURL, manifestURL: "https://b.example/v1/master/acct/cfg/index.m3u8?aws.sessionId=s9",
+            trackingURL: "https://b.example/v1/tracking/acct/cfg/s9", sessionID: "s9", dialect: .mediatailor))
         let requests = service.requests.withLock { $0 }
         #expect(requests.count == 1)
         #expect(requests.first?.method == .post)
@@ -64,7 +64,7 @@ import Testing
         let service = Service { HTTPClientResponse(status: 200, finalURL: $0.url, body: Array(Self.answer.utf8), latencyMilliseconds: 1) }
         let endpoints = try await SessionInitializer(client: service).start(mediaURL: "https://a.example/live/index.m3u8")
         #expect(endpoints.dialect == .mediatailor)
-        #expect(endpoints.sessionId == "s9")
+        #expect(endpoints.sessionID == "s9")
         #expect(service.requests.withLock { $0.map(\.body) } == [[]])
     }
 

@@ -17,8 +17,8 @@ import Testing
     static let postRoll: Milliseconds = 1_800_000
     static let vod = MetadataDocument(
         dataRange: DataRange(start: 0, end: postRoll + Fixture.adDuration),
-        pods: [
-            Fixture.pod(id: "pre", start: preRoll), Fixture.pod(id: "mid", start: midRoll), Fixture.pod(id: "post", start: postRoll),
+        adBreaks: [
+            Fixture.adBreak(id: "pre", start: preRoll), Fixture.adBreak(id: "mid", start: midRoll), Fixture.adBreak(id: "post", start: postRoll),
         ],
         timeline: .mediaTime)
 
@@ -74,21 +74,21 @@ import Testing
 
     // MARK: A document's timeline
 
-    func decode(start: String, end: String, podStart: String) throws(MetadataError) -> MetadataDocument {
-        let body = #"{"dataRange": {"start": \#(start), "end": \#(end)}, "adBreaks": [{"id": "p", "startTime": \#(podStart), "duration": 30000, "ads": [{"id": "a", "startTime": \#(podStart), "duration": 30000, "trackingEvents": [{"event": "impression", "startTime": \#(podStart), "duration": 0, "signalingUrls": ["http://127.0.0.1/i"]}]}]}]}"#
+    func decode(start: String, end: String, adBreakStart: String) throws(MetadataError) -> MetadataDocument {
+        let body = #"{"dataRange": {"start": \#(start), "end": \#(end)}, "adBreaks": [{"id": "p", "startTime": \#(adBreakStart), "duration": 30000, "ads": [{"id": "a", "startTime": \#(adBreakStart), "duration": 30000, "trackingEvents": [{"event": "impression", "startTime": \#(adBreakStart), "duration": 0, "signalingUrls": ["http://127.0.0.1/i"]}]}]}]}"#
         return try MetadataDocument.decode(Array(body.utf8))
     }
 
     @Test func aDataRangeStartingNearZeroIsMediaTime() throws {
-        let document = try decode(start: "0", end: "1830000", podStart: "600000")
+        let document = try decode(start: "0", end: "1830000", adBreakStart: "600000")
         #expect(document.timeline == .mediaTime)
-        #expect(document.pods.first?.startTime == 600_000)
-        #expect(try decode(start: "0.4", end: "60000", podStart: "0").timeline == .mediaTime)
+        #expect(document.adBreaks.first?.startTime == 600_000)
+        #expect(try decode(start: "0.4", end: "60000", adBreakStart: "0").timeline == .mediaTime)
     }
 
     @Test func programDateTimesStayOnProgramDateTime() throws {
-        #expect(try decode(start: "1675135000000", end: "1675136000000", podStart: "1675135534076").timeline == .programDateTime)
-        #expect(try decode(start: "946684800000", end: "946684900000", podStart: "946684800000").timeline == .programDateTime)
+        #expect(try decode(start: "1675135000000", end: "1675136000000", adBreakStart: "1675135534076").timeline == .programDateTime)
+        #expect(try decode(start: "946684800000", end: "946684900000", adBreakStart: "946684800000").timeline == .programDateTime)
         #expect(MetadataDocument.timeline(ofRangeStarting: 946_684_799_999) == .mediaTime)
         #expect(MetadataDocument.timeline(ofRangeStarting: 946_684_800_000) == .programDateTime)
     }
@@ -101,10 +101,10 @@ import Testing
         ("0", "60000", "1675135534076", "ad break p: startTime 1675135534076 is outside 0..366 days of media time"),
         ("60000", "0", "0", "dataRange: end 00:00:00.000 is before start 00:01:00.000"),
     ])
-    func mediaTimesOutOfRangeAreRejectedWithTheReason(start: String, end: String, podStart: String, reason: String) {
-        #expect(throws: MetadataError.self) { try decode(start: start, end: end, podStart: podStart) }
+    func mediaTimesOutOfRangeAreRejectedWithTheReason(start: String, end: String, adBreakStart: String, reason: String) {
+        #expect(throws: MetadataError.self) { try decode(start: start, end: end, adBreakStart: adBreakStart) }
         do {
-            _ = try decode(start: start, end: end, podStart: podStart)
+            _ = try decode(start: start, end: end, adBreakStart: adBreakStart)
         } catch {
             #expect(error.reason.hasPrefix(reason), "\(error.reason)")
         }
@@ -154,10 +154,10 @@ import Testing
         #expect(session.timeline == nil)
         _ = session.apply(Self.vod)
         #expect(session.timeline == .mediaTime)
-        let dates = Fixture.document([Fixture.pod(id: "live", start: Fixture.t0)])
+        let dates = Fixture.document([Fixture.adBreak(id: "live", start: Fixture.t0)])
         #expect(session.timelineMismatch(of: dates) == "the document is on programDateTime, the session on mediaTime")
         _ = session.apply(dates)
-        #expect(session.schedule.pod(id: "live") == nil)
+        #expect(session.schedule.adBreak(id: "live") == nil)
         #expect(session.dataRange == Self.vod.dataRange)
         #expect(session.timelineMismatch(of: Self.vod) == nil)
     }
@@ -193,7 +193,7 @@ import Testing
         #expect(player.fired.types(ofAd: "pre") == Fixture.playbackTypes)
         #expect(player.fired.types(ofAd: "mid") == Fixture.playbackTypes)
         #expect(player.fired.types(ofAd: "post") == Fixture.playbackTypes)
-        #expect(player.fired.map(\.podID) == Array(repeating: "pre", count: 6) + Array(repeating: "mid", count: 6) + Array(repeating: "post", count: 6))
+        #expect(player.fired.map(\.adBreakID) == Array(repeating: "pre", count: 6) + Array(repeating: "mid", count: 6) + Array(repeating: "post", count: 6))
     }
 
     @Test func aSeekOverTheMidRollFiresNothing() {
@@ -225,13 +225,13 @@ import Testing
 
     @Test func lateMetadataFiresWhatWasAlreadyPlayed() {
         var session = TrackingSession(retention: 600_000)
-        _ = session.apply(MetadataDocument(dataRange: DataRange(start: 0, end: 60_000), pods: [], timeline: .mediaTime))
+        _ = session.apply(MetadataDocument(dataRange: DataRange(start: 0, end: 60_000), adBreaks: [], timeline: .mediaTime))
         var player = ScriptedPlayer(session: session, at: 0)
         player.tickTimeline = .mediaTime
         player.tick(0)
         player.play(to: 35_000)
         #expect(player.fired.isEmpty)
-        let late = player.apply(MetadataDocument(dataRange: DataRange(start: 0, end: 60_000), pods: [Fixture.pod(id: "pre", start: 0)], timeline: .mediaTime))
+        let late = player.apply(MetadataDocument(dataRange: DataRange(start: 0, end: 60_000), adBreaks: [Fixture.adBreak(id: "pre", start: 0)], timeline: .mediaTime))
         #expect(late.types == Fixture.playbackTypes)
     }
 
@@ -250,7 +250,7 @@ import Testing
         document.programDateTimeOffset = 1_675_135_000_000
         var session = TrackingSession(retention: 600_000)
         _ = session.apply(document)
-        let snapshot = session.snapshot(endpoints: SessionEndpoints(mediaUrl: "m", manifestUrl: "m", trackingUrl: "t", sessionId: "s"), savedAt: 1)
+        let snapshot = session.snapshot(endpoints: SessionEndpoints(mediaURL: "m", manifestURL: "m", trackingURL: "t", sessionID: "s"), savedAt: 1)
         let read = try JSONDecoder().decode(SessionSnapshot.self, from: Data(snapshot.jsonBytes()))
         #expect(read == snapshot)
         #expect(read.timeline == .mediaTime && read.programDateTimeOffset == 1_675_135_000_000)
@@ -294,7 +294,7 @@ import Testing
         #expect(player.session.contentPosition == Self.midRoll + 40_000 - 2 * Fixture.adDuration)
         player.tick(Self.midRoll + 40_250)
         #expect(player.session.contentPosition == Self.midRoll + 40_250 - 2 * Fixture.adDuration)
-        var dates = ScriptedPlayer(Fixture.document([Fixture.pod(id: "p", start: Fixture.t0)]), at: Fixture.t0 + 40_000)
+        var dates = ScriptedPlayer(Fixture.document([Fixture.adBreak(id: "p", start: Fixture.t0)]), at: Fixture.t0 + 40_000)
         dates.tick(Fixture.t0 + 40_000)
         #expect(dates.session.contentPosition == nil)
         #expect(TrackingSession(retention: 1).contentPosition == nil)
@@ -314,7 +314,7 @@ import Testing
         let vod = Self.vod
         return StatusReport(
             version: "1", state: "playing", session: nil, playhead: timeline == .mediaTime ? 610_000 : Fixture.t0, lastTickAt: 1_700_000_000_000,
-            dataRange: vod.dataRange, adBreaks: timeline == .mediaTime ? vod.pods : [], counters: StatusReport.Counters(),
+            dataRange: vod.dataRange, adBreaks: timeline == .mediaTime ? vod.adBreaks : [], counters: StatusReport.Counters(),
             timeline: timeline, contentPosition: timeline == .mediaTime ? 580_000 : nil)
     }
 

@@ -19,7 +19,7 @@ import Testing
     @Test func decodesEveryField() throws {
         let document = try MetadataDocument.decode(Fixture.json(Self.minimal))
         #expect(document.dataRange == DataRange(start: 1_675_135_140_683, end: 1_675_135_564_574))
-        let expected = Pod(
+        let expected = AdBreak(
             id: "p1", startTime: 1_675_135_534_076, duration: 30_000,
             ads: [
                 Ad(
@@ -27,11 +27,11 @@ import Testing
                     trackingEvents: [
                         TrackingEvent(
                             event: .impression, startTime: 1_675_135_534_076, duration: 30_000,
-                            signalingUrls: ["http://127.0.0.1:4647/i", "http://127.0.0.1:4647/j"])
+                            signalingURLs: ["http://127.0.0.1:4647/i", "http://127.0.0.1:4647/j"])
                     ])
             ])
-        #expect(document.pods == [expected])
-        #expect(document.pods[0].ads[0].trackingEvents[0].reportingState == .idle)
+        #expect(document.adBreaks == [expected])
+        #expect(document.adBreaks[0].ads[0].trackingEvents[0].reportingState == .idle)
     }
 
     @Test func ignoresUnknownFields() throws {
@@ -42,21 +42,21 @@ import Testing
                  "trackingEvents": [{"event": "start", "startTime": 1675135534076, "duration": 0, "signalingUrls": [], "extra": null}]}]}]}
             """
         let document = try MetadataDocument.decode(Fixture.json(body))
-        #expect(document.pods.count == 1)
-        #expect(document.pods[0].ads[0].trackingEvents.map(\.event) == [.start])
+        #expect(document.adBreaks.count == 1)
+        #expect(document.adBreaks[0].ads[0].trackingEvents.map(\.event) == [.start])
     }
 
     @Test func missingListsAreEmpty() throws {
         let document = try MetadataDocument.decode(Fixture.json(Body.adBreaks(#"{"id": "p", "startTime": 1675135534076, "duration": 0}"#)))
-        #expect(document.pods.map(\.id) == ["p"])
-        #expect(document.pods[0].ads.isEmpty)
+        #expect(document.adBreaks.map(\.id) == ["p"])
+        #expect(document.adBreaks[0].ads.isEmpty)
         let bare = try MetadataDocument.decode(Fixture.json(#"{"dataRange": {"start": 1675135140683, "end": 1675135564574}}"#))
-        #expect(bare.pods.isEmpty)
+        #expect(bare.adBreaks.isEmpty)
     }
 
     @Test func keepsUnknownEventTypesAsTheyAreNamed() throws {
         let body = Body.events(#"{"event": "acceptInvitationLinear", "startTime": 1675135534076, "duration": 0, "signalingUrls": []}"#)
-        let event = try MetadataDocument.decode(Fixture.json(body)).pods[0].ads[0].trackingEvents[0]
+        let event = try MetadataDocument.decode(Fixture.json(body)).adBreaks[0].ads[0].trackingEvents[0]
         #expect(event.event.rawValue == "acceptInvitationLinear")
         #expect(event.event.trigger == .unknown)
     }
@@ -125,25 +125,25 @@ import Testing
         #expect(document.dataRange == DataRange(start: MetadataDocument.validTimes.lowerBound, end: MetadataDocument.validTimes.upperBound))
         #expect(UTCTime.format(MetadataDocument.validTimes.lowerBound) == "2000-01-01T00:00:00.000Z")
         #expect(UTCTime.format(MetadataDocument.validTimes.upperBound) == "2100-01-01T00:00:00.000Z")
-        #expect(try MetadataDocument.decode(Fixture.json(Body.start(duration: "86400000"))).pods[0].ads[0].trackingEvents[1].duration == 86_400_000)
+        #expect(try MetadataDocument.decode(Fixture.json(Body.start(duration: "86400000"))).adBreaks[0].ads[0].trackingEvents[1].duration == 86_400_000)
     }
 
     @Test(.enabled(if: Fixture.sharedFixtures != nil, Fixture.sharedFixturesMissing))
     func decodesTheCapturedSample() throws {
         let document = try MetadataDocument.decode(try Fixture.sampleMetadata())
         #expect(document.dataRange == DataRange(start: 1_675_135_140_683, end: 1_675_135_564_574))
-        #expect(document.pods.count == 1)
-        let pod = try #require(document.pods.first)
-        #expect(pod.id == "418786173")
-        #expect(pod.startTime == Fixture.t0)
-        #expect(pod.ads.map(\.id) == ["418786173", "418786181"])
-        for ad in pod.ads {
+        #expect(document.adBreaks.count == 1)
+        let adBreak = try #require(document.adBreaks.first)
+        #expect(adBreak.id == "418786173")
+        #expect(adBreak.startTime == Fixture.t0)
+        #expect(adBreak.ads.map(\.id) == ["418786173", "418786181"])
+        for ad in adBreak.ads {
             #expect(ad.trackingEvents.count == 8)
             #expect(Set(ad.trackingEvents.map(\.event)) == Set(Fixture.playbackTypes + [.clickTracking, .clickAbstractType]))
-            #expect(ad.trackingEvents.allSatisfy { $0.reportingState == .idle && $0.signalingUrls.count == 1 })
-            #expect(ad.trackingEvents.allSatisfy { $0.signalingUrls[0].hasPrefix("http://127.0.0.1:4647/beacon?") })
+            #expect(ad.trackingEvents.allSatisfy { $0.reportingState == .idle && $0.signalingURLs.count == 1 })
+            #expect(ad.trackingEvents.allSatisfy { $0.signalingURLs[0].hasPrefix("http://127.0.0.1:4647/beacon?") })
         }
-        let second = pod.ads[1]
+        let second = adBreak.ads[1]
         #expect(second.startTime == 1_675_135_564_106)
         #expect(second.duration == 468)
         // Its events run 30 s although the ad is cut to 468 ms.
@@ -151,7 +151,7 @@ import Testing
         #expect(impression.duration == 30_030)
         let complete = try #require(second.trackingEvents.first { $0.event == .complete })
         #expect(complete.startTime - second.startTime == 30_030)
-        #expect(pod.ads[0].duration == 30_030)
+        #expect(adBreak.ads[0].duration == 30_030)
     }
 }
 

@@ -79,10 +79,10 @@ import Testing
         try expectSameDocument(try Fixture.sampleMetadata())
     }
 
-    /// The wire format beaconctl writes itself, with many pods, ads and events.
+    /// The wire format beaconctl writes itself, with many ad breaks, ads and events.
     @Test func readsTheWireFormatAsJSONDecoderDoes() throws {
-        let pods = (0..<20).map { Fixture.pod(id: "pod-\($0)", start: Fixture.t0 + Milliseconds($0) * 600_000) }
-        let document = Fixture.document(pods)
+        let adBreaks = (0..<20).map { Fixture.adBreak(id: "pod-\($0)", start: Fixture.t0 + Milliseconds($0) * 600_000) }
+        let document = Fixture.document(adBreaks)
         try expectSameDocument(Array(document.encodedJSON().utf8))
         #expect(MetadataParser.parse(Array(document.encodedJSON().utf8)) == document)
     }
@@ -192,7 +192,7 @@ import Testing
         for body in [known, skippedString, key] {
             #expect(MetadataParser.parse(body) == nil, "read \(body)")
             let reference = Result { () throws(MetadataError) in try MetadataDocument.decodeWithJSONDecoder(body) }
-            #expect(Result { () throws(MetadataError) in try MetadataDocument.decode(body) }.map(\.pods) == reference.map(\.pods))
+            #expect(Result { () throws(MetadataError) in try MetadataDocument.decode(body) }.map(\.adBreaks) == reference.map(\.adBreaks))
         }
     }
 

@@ -11,9 +11,9 @@ import Testing
 
     static let harmonic: [UInt8] = {
         let t0 = Fixture.t0
-        let event = TrackingEvent(event: .impression, startTime: t0, duration: 30_000, signalingUrls: ["http://ads.example/beacon"])
-        let pod = Pod(id: "p", startTime: t0, duration: 30_000, ads: [Ad(id: "a", startTime: t0, duration: 30_000, trackingEvents: [event])])
-        return Array(MetadataDocument(dataRange: DataRange(start: t0 - 600_000, end: t0 + 30_000), pods: [pod]).encodedJSON().utf8)
+        let event = TrackingEvent(event: .impression, startTime: t0, duration: 30_000, signalingURLs: ["http://ads.example/beacon"])
+        let adBreak = AdBreak(id: "p", startTime: t0, duration: 30_000, ads: [Ad(id: "a", startTime: t0, duration: 30_000, trackingEvents: [event])])
+        return Array(MetadataDocument(dataRange: DataRange(start: t0 - 600_000, end: t0 + 30_000), adBreaks: [adBreak]).encodedJSON().utf8)
     }()
 
     /// A MediaTailor page with these avails (60 s apart) and this `nextToken`.
@@ -90,7 +90,7 @@ import Testing
         var refresh = MetadataRefresh(interval: 2_000)
         let first = Self.refresh(&refresh, [Self.answer(Self.harmonic)])
         guard case .document(let document, let bytes)? = first.outcome else { Issue.record("\(String(describing: first.outcome))"); return }
-        #expect(document.pods.map(\.id) == ["p"] && bytes == Self.harmonic.count)
+        #expect(document.adBreaks.map(\.id) == ["p"] && bytes == Self.harmonic.count)
         #expect(Self.refresh(&refresh, [Self.answer(Self.harmonic)]).outcome == .unchanged(bytes: Self.harmonic.count))
         let rejected = Self.refresh(&refresh, [Self.answer(Array("not json".utf8))])
         guard case .failed(let reason, nil)? = rejected.outcome else { Issue.record("\(String(describing: rejected.outcome))"); return }
@@ -113,7 +113,7 @@ import Testing
         ])
         #expect(result.urls == [Self.trackingURL, SessionEndpoints.page(Self.trackingURL, nextToken: "t1")])
         guard case .document(let document, _)? = result.outcome else { Issue.record("\(String(describing: result.outcome))"); return }
-        #expect(document.pods.map(\.id) == ["b1"])
+        #expect(document.adBreaks.map(\.id) == ["b1"])
         #expect(refresh.nextToken == "t2", "the next refresh starts from the last token")
         #expect(Self.refresh(&refresh, dialect: .mediatailor, []).urls == [SessionEndpoints.page(Self.trackingURL, nextToken: "t2")])
     }
@@ -125,7 +125,7 @@ import Testing
         ])
         #expect(result.urls.count == 2)
         guard case .document(let document, _)? = result.outcome else { Issue.record("\(String(describing: result.outcome))"); return }
-        #expect(document.pods.map(\.id) == ["b1", "b2"])
+        #expect(document.adBreaks.map(\.id) == ["b1", "b2"])
         #expect(refresh.nextToken == "t1", "a page without a token keeps the last one")
     }
 
@@ -136,7 +136,7 @@ import Testing
         ])
         #expect(result.urls.count == 2)
         guard case .document(let document, _)? = result.outcome else { Issue.record("\(String(describing: result.outcome))"); return }
-        #expect(document.pods.map(\.id) == ["b1", "b2"])
+        #expect(document.adBreaks.map(\.id) == ["b1", "b2"])
     }
 
     @Test func mediaTailorPagingStopsAtTwentyPages() {
@@ -145,7 +145,7 @@ import Testing
         let result = Self.refresh(&refresh, dialect: .mediatailor, answers)
         #expect(result.urls.count == MetadataRound.maxMediaTailorPages)
         guard case .document(let document, _)? = result.outcome else { Issue.record("\(String(describing: result.outcome))"); return }
-        #expect(document.pods.count == 20)
+        #expect(document.adBreaks.count == 20)
         #expect(refresh.nextToken == "t20")
     }
 

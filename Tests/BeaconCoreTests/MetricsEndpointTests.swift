@@ -14,7 +14,7 @@ import Testing
     func status() -> StatusReport {
         StatusReport(
             version: "test", state: "playing",
-            session: SessionEndpoints(mediaUrl: "http://127.0.0.1/m", manifestUrl: "http://127.0.0.1/m", trackingUrl: "http://127.0.0.1/t", sessionId: "s"),
+            session: SessionEndpoints(mediaURL: "http://127.0.0.1/m", manifestURL: "http://127.0.0.1/m", trackingURL: "http://127.0.0.1/t", sessionID: "s"),
             playhead: nil, lastTickAt: Self.now - 3_000, dataRange: nil, adBreaks: [], counters: .init())
     }
 

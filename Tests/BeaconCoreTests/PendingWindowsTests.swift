@@ -7,8 +7,8 @@ import Testing
 @testable import BeaconTesting
 
 @Suite struct PendingWindowsTests {
-    func reference(_ index: Int, pod: String = "p") -> EventReference {
-        EventReference(podID: pod, adIndex: 0, eventIndex: index)
+    func reference(_ index: Int, adBreak: String = "p") -> EventReference {
+        EventReference(adBreakID: adBreak, adIndex: 0, eventIndex: index)
     }
 
     @Test func takesTheWindowsAStretchTouchesInWindowOrder() {
@@ -48,16 +48,16 @@ import Testing
         #expect(pending.count == 98)
     }
 
-    @Test func removesByReferenceAndByPod() {
+    @Test func removesByReferenceAndByAdBreak() {
         var pending = PendingWindows()
-        pending.insert(0...1000, for: reference(0, pod: "a"))
-        pending.insert(0...1000, for: reference(1, pod: "a"))
-        pending.insert(0...1000, for: reference(0, pod: "b"))
-        pending.remove([reference(1, pod: "a")])
+        pending.insert(0...1000, for: reference(0, adBreak: "a"))
+        pending.insert(0...1000, for: reference(1, adBreak: "a"))
+        pending.insert(0...1000, for: reference(0, adBreak: "b"))
+        pending.remove([reference(1, adBreak: "a")])
         #expect(pending.count == 2)
-        pending.removeAll(inPods: ["a"])
+        pending.removeAll(inAdBreaks: ["a"])
         let due = pending.takeDue(overlapping: 0...1000)
-        #expect(due == [reference(0, pod: "b")])
+        #expect(due == [reference(0, adBreak: "b")])
     }
 
     @Test func keepsEveryWindowNotTakenWhenTakenOnesAreSweptOut() {

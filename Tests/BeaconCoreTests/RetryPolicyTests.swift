@@ -14,9 +14,9 @@ import Testing
     /// A delivery whose request number `attempts` just ended.
     func delivery(attempts: Int = 1) -> BeaconDelivery {
         let key = BeaconDelivery.Key(
-            sessionID: "s", podID: "p", adID: "a", event: .impression, eventStart: 0, url: url, occurrence: 0)
+            sessionID: "s", adBreakID: "p", adID: "a", event: .impression, eventStart: 0, url: url, occurrence: 0)
         return BeaconDelivery(
-            key: key, reference: EventReference(podID: "p", adIndex: 0, eventIndex: 0), state: .inFlight, attempts: attempts, dueAt: dueAt)
+            key: key, reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0), state: .inFlight, attempts: attempts, dueAt: dueAt)
     }
 
     func verdict(

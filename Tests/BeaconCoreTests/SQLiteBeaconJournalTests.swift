@@ -16,21 +16,21 @@ import Testing
     static let t0 = Fixture.t0
 
     static func delivery(
-        session: String = "s1", pod: String = "pod-1", ad: String = "ad-1", event: TrackingEventType = .impression,
+        session: String = "s1", adBreak: String = "pod-1", ad: String = "ad-1", event: TrackingEventType = .impression,
         eventStart: Milliseconds = t0, url: String = "http://127.0.0.1:4647/beacon?cn=impression", occurrence: Milliseconds = 0,
         state: BeaconDelivery.State = .due, dueAt: Milliseconds = t0, updatedAt: Milliseconds? = nil
     ) -> BeaconDelivery {
         BeaconDelivery(
-            key: .init(sessionID: session, podID: pod, adID: ad, event: event, eventStart: eventStart, url: url, occurrence: occurrence),
-            reference: EventReference(podID: pod, adIndex: 0, eventIndex: 0), state: state, dueAt: dueAt, updatedAt: updatedAt)
+            key: .init(sessionID: session, adBreakID: adBreak, adID: ad, event: event, eventStart: eventStart, url: url, occurrence: occurrence),
+            reference: EventReference(adBreakID: adBreak, adIndex: 0, eventIndex: 0), state: state, dueAt: dueAt, updatedAt: updatedAt)
     }
 
     static func snapshot(
         sessionID: String?, mediaURL: String = "https://ssai.example/live/master.m3u8", savedAt: Milliseconds
     ) -> SessionSnapshot {
         let endpoints = SessionEndpoints(
-            mediaUrl: mediaURL, manifestUrl: "https://ssai.example/live/index.m3u8?sessid=\(sessionID ?? "")",
-            trackingUrl: "https://ssai.example/live/metadata?sessid=\(sessionID ?? "")", sessionId: sessionID)
+            mediaURL: mediaURL, manifestURL: "https://ssai.example/live/index.m3u8?sessid=\(sessionID ?? "")",
+            trackingURL: "https://ssai.example/live/metadata?sessid=\(sessionID ?? "")", sessionID: sessionID)
         return SessionSnapshot(endpoints: endpoints, adBreaks: [], dataRange: nil, played: [], playhead: nil, savedAt: savedAt)
     }
 
@@ -58,17 +58,17 @@ import Testing
         try await Self.withJournal { journal, _ in
             let full = BeaconDelivery(
                 key: .init(
-                    sessionID: "sess-ü", podID: "pod \"7\"", adID: "ad-'3'", event: .firstQuartile, eventStart: Self.t0 + 7_500,
+                    sessionID: "sess-ü", adBreakID: "pod \"7\"", adID: "ad-'3'", event: .firstQuartile, eventStart: Self.t0 + 7_500,
                     url: "https://t.example/q?x=1&y=%20é", occurrence: Self.t0 + 9_123),
-                reference: EventReference(podID: "pod \"7\"", adIndex: 3, eventIndex: 11), state: .inFlight, attempts: 4,
+                reference: EventReference(adBreakID: "pod \"7\"", adIndex: 3, eventIndex: 11), state: .inFlight, attempts: 4,
                 lastStatus: 503, lastError: "HTTP 503: service unavailable\nretrying", dueAt: Self.t0 + 8_000,
                 nextAttemptAt: Self.t0 + 64_000, updatedAt: Self.t0 + 33_000, resend: true)
             // The smallest: no session id (empty), no status, no error, an unknown event type.
             let bare = BeaconDelivery(
                 key: .init(
-                    sessionID: "", podID: "", adID: "", event: TrackingEventType(rawValue: "vendorThing"), eventStart: -1, url: "",
+                    sessionID: "", adBreakID: "", adID: "", event: TrackingEventType(rawValue: "vendorThing"), eventStart: -1, url: "",
                     occurrence: 0),
-                reference: EventReference(podID: "", adIndex: 0, eventIndex: 0), state: .failed, attempts: 0, dueAt: .min,
+                reference: EventReference(adBreakID: "", adIndex: 0, eventIndex: 0), state: .failed, attempts: 0, dueAt: .min,
                 nextAttemptAt: .max, updatedAt: 0)
             try journal.save([full, bare], session: nil)
 
@@ -106,20 +106,20 @@ import Testing
         }
     }
 
-    @Test func aSnapshotWithPodsEventsReportingStatesAndPlayedStretchesRoundTrips() async throws {
+    @Test func aSnapshotWithAdBreaksEventsReportingStatesAndPlayedStretchesRoundTrips() async throws {
         try await Self.withJournal { journal, _ in
-            var pod = Fixture.pod(id: "pod-1", ads: [Fixture.ad(id: "ad-1", start: Self.t0), Fixture.ad(id: "ad-2", start: Self.t0 + 30_000)])
-            pod.ads[0].trackingEvents[0].reportingState = .done
-            pod.ads[0].trackingEvents[1].reportingState = .failed
-            pod.ads[1].trackingEvents[0].reportingState = .connecting
+            var adBreak = Fixture.adBreak(id: "pod-1", ads: [Fixture.ad(id: "ad-1", start: Self.t0), Fixture.ad(id: "ad-2", start: Self.t0 + 30_000)])
+            adBreak.ads[0].trackingEvents[0].reportingState = .done
+            adBreak.ads[0].trackingEvents[1].reportingState = .failed
+            adBreak.ads[1].trackingEvents[0].reportingState = .connecting
             var snapshot = Self.snapshot(sessionID: "abc", savedAt: Self.t0 + 60_000)
-            snapshot.adBreaks = [pod, Fixture.pod(id: "pod-2", start: Self.t0 + 600_000)]
+            snapshot.adBreaks = [adBreak, Fixture.adBreak(id: "pod-2", start: Self.t0 + 600_000)]
             snapshot.dataRange = DataRange(start: Self.t0 - 600_000, end: Self.t0 + 630_000)
             snapshot.played = [[Self.t0 - 10_000, Self.t0 + 45_000], [Self.t0 + 50_000, Self.t0 + 51_250]]
             snapshot.playhead = Self.t0 + 51_250
             try journal.save([], session: snapshot)
 
-            let found = try journal.session(sessionID: "abc", mediaURL: snapshot.endpoints.mediaUrl, savedSince: 0)
+            let found = try journal.session(sessionID: "abc", mediaURL: snapshot.endpoints.mediaURL, savedSince: 0)
             #expect(found == snapshot)
             #expect(found?.adBreaks[0].ads[1].trackingEvents[0].reportingState == .connecting)
         }
@@ -234,7 +234,7 @@ import Testing
             #expect(try journal.deliveries(ofSession: "a") == [recentDelivered])
             #expect(try journal.deliveries(ofSession: "b") == [oldDue])
             #expect(try journal.deliveries(ofSession: "c") == [oldInFlight])
-            let media = sessionA.endpoints.mediaUrl
+            let media = sessionA.endpoints.mediaURL
             #expect(try journal.session(sessionID: "a", mediaURL: media, savedSince: 0) == nil, "old, and only finished deliveries")
             #expect(try journal.session(sessionID: "b", mediaURL: media, savedSince: 0) == sessionB, "a delivery is still due")
             #expect(try journal.session(sessionID: "c", mediaURL: media, savedSince: 0) == sessionC, "a delivery is in flight")
@@ -256,7 +256,7 @@ import Testing
             let reopened = try SQLiteBeaconJournal(directory: directory, time: .system)
             #expect(try reopened.deliveries(ofSession: "s1") == deliveries)
             #expect(try reopened.unfinishedDeliveries() == Array(deliveries.prefix(4)))
-            #expect(try reopened.session(sessionID: "s1", mediaURL: session.endpoints.mediaUrl, savedSince: 0) == session)
+            #expect(try reopened.session(sessionID: "s1", mediaURL: session.endpoints.mediaURL, savedSince: 0) == session)
         }
     }
 
@@ -351,19 +351,19 @@ import Testing
                 .execute("UPDATE sessions SET snapshot = CAST('{\"endpoints\": 1}' AS BLOB) WHERE session_id = 'broken'")
 
             let error = try #require(throws: JournalError.self) {
-                try journal.session(sessionID: "broken", mediaURL: broken.endpoints.mediaUrl, savedSince: 0)
+                try journal.session(sessionID: "broken", mediaURL: broken.endpoints.mediaURL, savedSince: 0)
             }
             #expect(error.reason.contains("the saved session of broken"), "\(error)")
             #expect(error.reason.contains("does not decode"), "\(error)")
-            #expect(try journal.session(sessionID: "fine", mediaURL: fine.endpoints.mediaUrl, savedSince: 0) == fine)
+            #expect(try journal.session(sessionID: "fine", mediaURL: fine.endpoints.mediaURL, savedSince: 0) == fine)
             #expect(try journal.deliveries(ofSession: "broken").count == 1)
         }
     }
 
-    @Test func aDeliveryReferringToAnotherPodThanItsKeyIsRefusedAndNothingIsSaved() async throws {
+    @Test func aDeliveryReferringToAnotherAdBreakThanItsKeyIsRefusedAndNothingIsSaved() async throws {
         try await Self.withJournal { journal, _ in
             var stray = Self.delivery(url: "http://a/stray")
-            stray.reference.podID = "pod-2"
+            stray.reference.adBreakID = "pod-2"
             let error = try #require(throws: JournalError.self) { try journal.save([Self.delivery(), stray], session: nil) }
             #expect(error.reason.contains("keyed to pod pod-1 but refers to pod pod-2"), "\(error)")
             #expect(try journal.unfinishedDeliveries().isEmpty)
@@ -392,7 +392,7 @@ import Testing
                 for batch in 0..<10 {
                     let deliveries = (0..<1_000).map { index in
                         Self.delivery(
-                            session: "session-\(round)", pod: "pod-\(batch)", ad: "ad-\(index % 4)",
+                            session: "session-\(round)", adBreak: "pod-\(batch)", ad: "ad-\(index % 4)",
                             url: "https://beacons.example/track?round=\(round)&batch=\(batch)&index=\(index)&padding=\(String(repeating: "x", count: 120))",
                             state: .delivered, dueAt: Self.t0 + Milliseconds(batch * 1_000 + index), updatedAt: Self.t0 + Milliseconds(round))
                     }

@@ -7,12 +7,12 @@ import Testing
 @testable import BeaconTesting
 
 @Suite struct ServiceStatusTests {
-    /// A pod of two ads, a1 from t0 and a2 from t0 + 30 s.
-    static let pod = Fixture.pod(id: "p", ads: [
+    /// A ad break of two ads, a1 from t0 and a2 from t0 + 30 s.
+    static let adBreak = Fixture.adBreak(id: "p", ads: [
         Fixture.ad(id: "a1", start: Fixture.t0), Fixture.ad(id: "a2", start: Fixture.t0 + Fixture.adDuration),
     ])
 
-    func report(_ state: String, playhead: Milliseconds? = nil, adBreaks: [Pod] = [pod]) -> StatusReport {
+    func report(_ state: String, playhead: Milliseconds? = nil, adBreaks: [AdBreak] = [adBreak]) -> StatusReport {
         StatusReport(
             version: "v", state: state, session: nil, playhead: playhead, dataRange: nil, adBreaks: adBreaks,
             counters: StatusReport.Counters())
@@ -37,8 +37,8 @@ import Testing
             StatusReport.Delivery(
                 BeaconDelivery(
                     key: BeaconDelivery.Key(
-                        sessionID: "s", podID: "p", adID: "a1", event: .start, eventStart: Fixture.t0, url: url, occurrence: 0),
-                    reference: EventReference(podID: "p", adIndex: 0, eventIndex: 0), state: state, attempts: attempts, dueAt: Fixture.t0), wallOffset: 0)
+                        sessionID: "s", adBreakID: "p", adID: "a1", event: .start, eventStart: Fixture.t0, url: url, occurrence: 0),
+                    reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0), state: state, attempts: attempts, dueAt: Fixture.t0), wallOffset: 0)
         }
         var playing = report("playing", playhead: Fixture.t0)
         playing.deliveries = [

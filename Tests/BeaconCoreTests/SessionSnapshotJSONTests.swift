@@ -29,10 +29,10 @@ struct SessionSnapshotJSONTests {
         for (index, text) in Self.awkwardTexts.enumerated() {
             let event = TrackingEvent(
                 event: TrackingEventType(rawValue: text), startTime: integers[index % integers.count],
-                duration: integers[(index + 3) % integers.count], signalingUrls: [text, text + "2"], reportingState: .failed)
+                duration: integers[(index + 3) % integers.count], signalingURLs: [text, text + "2"], reportingState: .failed)
             let snapshot = SessionSnapshot(
-                endpoints: SessionEndpoints(mediaUrl: text, manifestUrl: text + "m", trackingUrl: text + "t", sessionId: text),
-                adBreaks: [Pod(id: text, startTime: integers[index % integers.count], duration: 0, ads: [
+                endpoints: SessionEndpoints(mediaURL: text, manifestURL: text + "m", trackingURL: text + "t", sessionID: text),
+                adBreaks: [AdBreak(id: text, startTime: integers[index % integers.count], duration: 0, ads: [
                     Ad(id: text, startTime: .min, duration: .max, trackingEvents: [event]),
                 ])],
                 dataRange: DataRange(start: .min, end: .max), played: [[.min, .max], []], playhead: integers[(index + 5) % integers.count],
@@ -53,7 +53,7 @@ struct SessionSnapshotJSONTests {
 
     @Test func optionalsLeftOutReadBackAsNil() throws {
         let snapshot = SessionSnapshot(
-            endpoints: SessionEndpoints(mediaUrl: "http://127.0.0.1/live.m3u8", manifestUrl: "m", trackingUrl: "t", sessionId: nil),
+            endpoints: SessionEndpoints(mediaURL: "http://127.0.0.1/live.m3u8", manifestURL: "m", trackingURL: "t", sessionID: nil),
             adBreaks: [], dataRange: nil, played: [], playhead: nil, savedAt: 5)
         let text = String(decoding: snapshot.jsonBytes(), as: UTF8.self)
         #expect(
@@ -79,22 +79,22 @@ struct SessionSnapshotJSONTests {
         }
         func time() -> Milliseconds { Milliseconds.random(in: -5_000...1_700_000_000_000, using: &random) }
         let states = ReportingState.allCases
-        let pods = (0..<Int.random(in: 0...4, using: &random)).map { _ in
-            Pod(id: text(), startTime: time(), duration: time(), ads: (0..<Int.random(in: 0...3, using: &random)).map { _ in
+        let adBreaks = (0..<Int.random(in: 0...4, using: &random)).map { _ in
+            AdBreak(id: text(), startTime: time(), duration: time(), ads: (0..<Int.random(in: 0...3, using: &random)).map { _ in
                 Ad(id: text(), startTime: time(), duration: time(), trackingEvents: (0..<Int.random(in: 0...5, using: &random)).map { _ in
                     TrackingEvent(
                         event: TrackingEventType(rawValue: text()), startTime: time(), duration: time(),
-                        signalingUrls: (0..<Int.random(in: 0...3, using: &random)).map { _ in text() },
+                        signalingURLs: (0..<Int.random(in: 0...3, using: &random)).map { _ in text() },
                         reportingState: states.randomElement(using: &random)!,
                         heldBack: ([nil] + HoldReason.allCases).randomElement(using: &random)!,
-                        currentSignalingUrls: Bool.random(using: &random) ? nil : (0..<Int.random(in: 0...2, using: &random)).map { _ in text() })
+                        currentSignalingURLs: Bool.random(using: &random) ? nil : (0..<Int.random(in: 0...2, using: &random)).map { _ in text() })
                 })
             })
         }
         return SessionSnapshot(
             endpoints: SessionEndpoints(
-                mediaUrl: text(), manifestUrl: text(), trackingUrl: text(), sessionId: Bool.random(using: &random) ? text() : nil),
-            adBreaks: pods, dataRange: Bool.random(using: &random) ? DataRange(start: time(), end: time()) : nil,
+                mediaURL: text(), manifestURL: text(), trackingURL: text(), sessionID: Bool.random(using: &random) ? text() : nil),
+            adBreaks: adBreaks, dataRange: Bool.random(using: &random) ? DataRange(start: time(), end: time()) : nil,
             played: (0..<Int.random(in: 0...3, using: &random)).map { _ in [time(), time()] },
             playhead: Bool.random(using: &random) ? time() : nil, savedAt: time())
     }

@@ -7,8 +7,8 @@ import Testing
     typealias Highest = RetryScheduleTests.Highest
     static let now: Milliseconds = 1_000_000
     static let endpoints = SessionEndpoints(
-        mediaUrl: "http://ads.example/live.m3u8", manifestUrl: "http://ads.example/live.m3u8?sessid=s1",
-        trackingUrl: "http://ads.example/metadata?sessid=s1", sessionId: "s1", dialect: .harmonic)
+        mediaURL: "http://ads.example/live.m3u8", manifestURL: "http://ads.example/live.m3u8?sessid=s1",
+        trackingURL: "http://ads.example/metadata?sessid=s1", sessionID: "s1", dialect: .harmonic)
 
     static func session(generation: Int) -> ActiveSession {
         ActiveSession(endpoints: endpoints, tracking: TrackingSession(retention: 60_000), generation: generation, metadata: MetadataRefresh(interval: 10_000))
@@ -17,7 +17,7 @@ import Testing
     /// A supervisor playing the session of its first load.
     static func playing() -> SessionSupervisor {
         var supervisor = SessionSupervisor()
-        _ = supervisor.load(endpoints.mediaUrl)
+        _ = supervisor.load(endpoints.mediaURL)
         _ = supervisor.initSucceeded(session(generation: 1))
         return supervisor
     }

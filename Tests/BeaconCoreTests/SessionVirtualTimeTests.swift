@@ -50,7 +50,7 @@ import BeaconTesting
             #expect(client.requestCount(Self.mediaURL) == 3)
             let report = await daemon.statusReport()
             #expect(report.initFailures == 0 && report.nextInitAt == nil)
-            #expect(report.session?.trackingUrl == Self.trackingURL)
+            #expect(report.session?.trackingURL == Self.trackingURL)
         }
     }
 

@@ -8,11 +8,11 @@ import Testing
 
 /// The status document assembled from the daemon's snapshot, outside the actor.
 @Suite struct StatusReportSnapshotTests {
-    static let session = SessionEndpoints(mediaUrl: "http://m", manifestUrl: "http://m", trackingUrl: "http://t", sessionId: "s1")
+    static let session = SessionEndpoints(mediaURL: "http://m", manifestURL: "http://m", trackingURL: "http://t", sessionID: "s1")
 
-    static func delivery(session: String, pod: String, url: String, state: BeaconDelivery.State, dueAt: Milliseconds) -> BeaconDelivery {
-        let key = BeaconDelivery.Key(sessionID: session, podID: pod, adID: "a", event: .impression, eventStart: 0, url: url, occurrence: 0)
-        return BeaconDelivery(key: key, reference: EventReference(podID: pod, adIndex: 0, eventIndex: 0), state: state, dueAt: dueAt)
+    static func delivery(session: String, adBreak: String, url: String, state: BeaconDelivery.State, dueAt: Milliseconds) -> BeaconDelivery {
+        let key = BeaconDelivery.Key(sessionID: session, adBreakID: adBreak, adID: "a", event: .impression, eventStart: 0, url: url, occurrence: 0)
+        return BeaconDelivery(key: key, reference: EventReference(adBreakID: adBreak, adIndex: 0, eventIndex: 0), state: state, dueAt: dueAt)
     }
 
     static func ready(_ tracking: TrackingSession = TrackingSession(retention: 600_000), nextMetadataAt: Milliseconds? = nil) -> DaemonSnapshot.Phase {
@@ -58,14 +58,14 @@ import Testing
         #expect(StatusReport(playing).nextMetadataAt == Fixture.t0 + 5_000)
     }
 
-    /// Unfinished deliveries of any session and the finished ones of the session played, by due time, pod and URL.
+    /// Unfinished deliveries of any session and the finished ones of the session played, by due time, ad break and URL.
     @Test func statusListsUnfinishedDeliveriesAndThoseOfTheSessionPlayedInOrder() {
         let all = [
-            Self.delivery(session: "old", pod: "p", url: "http://old-due", state: .due, dueAt: 30),
-            Self.delivery(session: "old", pod: "p", url: "http://old-done", state: .delivered, dueAt: 10),
-            Self.delivery(session: "s1", pod: "p", url: "http://b", state: .delivered, dueAt: 20),
-            Self.delivery(session: "s1", pod: "p", url: "http://a", state: .failed, dueAt: 20),
-            Self.delivery(session: "s1", pod: "o", url: "http://c", state: .inFlight, dueAt: 20),
+            Self.delivery(session: "old", adBreak: "p", url: "http://old-due", state: .due, dueAt: 30),
+            Self.delivery(session: "old", adBreak: "p", url: "http://old-done", state: .delivered, dueAt: 10),
+            Self.delivery(session: "s1", adBreak: "p", url: "http://b", state: .delivered, dueAt: 20),
+            Self.delivery(session: "s1", adBreak: "p", url: "http://a", state: .failed, dueAt: 20),
+            Self.delivery(session: "s1", adBreak: "o", url: "http://c", state: .inFlight, dueAt: 20),
         ]
         var snapshot = DaemonSnapshot(version: "v", phase: Self.ready())
         snapshot.wallOffset = 1_000

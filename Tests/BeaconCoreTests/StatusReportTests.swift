@@ -9,15 +9,15 @@ import Testing
 
 @Suite struct StatusReportTests {
     static let session = SessionEndpoints(
-        mediaUrl: "https://origin.example/live/master.m3u8",
-        manifestUrl: "https://ssai.example/variant/index.m3u8?sessid=abc",
-        trackingUrl: "https://ssai.example/variant/metadata?sessid=abc",
-        sessionId: "abc")
+        mediaURL: "https://origin.example/live/master.m3u8",
+        manifestURL: "https://ssai.example/variant/index.m3u8?sessid=abc",
+        trackingURL: "https://ssai.example/variant/metadata?sessid=abc",
+        sessionID: "abc")
 
     func fullReport() -> StatusReport {
-        var pod = Fixture.pod(id: "p", start: Fixture.t0)
-        pod.ads[0].trackingEvents[0].reportingState = .done
-        pod.ads[0].trackingEvents[1].reportingState = .failed
+        var adBreak = Fixture.adBreak(id: "p", start: Fixture.t0)
+        adBreak.ads[0].trackingEvents[0].reportingState = .done
+        adBreak.ads[0].trackingEvents[1].reportingState = .failed
         var counters = StatusReport.Counters()
         counters.ticks = 120
         counters.badLines = 1
@@ -27,7 +27,7 @@ import Testing
         counters.metadataErrors = 3
         return StatusReport(
             version: "1.2.3", state: "playing", session: Self.session, playhead: Fixture.t0 + 1000,
-            dataRange: DataRange(start: Fixture.t0 - 60_000, end: Fixture.t0 + 30_000), adBreaks: [pod], counters: counters,
+            dataRange: DataRange(start: Fixture.t0 - 60_000, end: Fixture.t0 + 30_000), adBreaks: [adBreak], counters: counters,
             lastError: "metadata: not valid JSON", metadataFailures: 2, nextMetadataAt: Fixture.t0 + 4_000,
             deliveries: [StatusReport.Delivery(Self.retrying, wallOffset: 0)], journal: StatusReport.Journal(state: .unavailable, error: "disk full"))
     }
@@ -70,9 +70,9 @@ import Testing
                 "journalErrors", "logLinesDropped",
             ])
         #expect(counters["beaconsFailed"] as? Int == 2)
-        let pods = try #require(json["adBreaks"] as? [[String: Any]])
-        let ads = try #require(pods.first?["ads"] as? [[String: Any]])
-        #expect(Set(pods[0].keys) == ["id", "startTime", "duration", "ads"])
+        let adBreaks = try #require(json["adBreaks"] as? [[String: Any]])
+        let ads = try #require(adBreaks.first?["ads"] as? [[String: Any]])
+        #expect(Set(adBreaks[0].keys) == ["id", "startTime", "duration", "ads"])
         let events = try #require(ads.first?["trackingEvents"] as? [[String: Any]])
         #expect(Set(events[0].keys) == ["event", "startTime", "duration", "signalingUrls", "reportingState"])
         #expect(events[0]["event"] as? String == "impression")
@@ -93,9 +93,9 @@ import Testing
     /// A delivery waiting for its third attempt after two 503s.
     static let retrying = BeaconDelivery(
         key: BeaconDelivery.Key(
-            sessionID: "abc", podID: "p1", adID: "p1-a1", event: .impression, eventStart: Fixture.t0, url: "http://127.0.0.1:9/i",
+            sessionID: "abc", adBreakID: "p1", adID: "p1-a1", event: .impression, eventStart: Fixture.t0, url: "http://127.0.0.1:9/i",
             occurrence: 0),
-        reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), attempts: 2, lastStatus: 503, lastError: "HTTP 503",
+        reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 0), attempts: 2, lastStatus: 503, lastError: "HTTP 503",
         dueAt: Fixture.t0, nextAttemptAt: Fixture.t0 + 4000)
 
     @Test func writesAbsentValuesAsNull() throws {
@@ -112,7 +112,7 @@ import Testing
 
     @Test func writesAMissingSessionIDAsNull() throws {
         var report = fullReport()
-        report.session?.sessionId = nil
+        report.session?.sessionID = nil
         let session = try #require(try object(report.jsonLine())["session"] as? [String: Any])
         #expect(session["sessionId"] is NSNull)
     }
@@ -135,12 +135,12 @@ import Testing
     /// Each delivery shows its signaling URL as in the metadata and the URL its requests go to.
     @Test func aDeliveryShowsTheURLAsInTheMetadataAndAsSent() throws {
         let delivery = BeaconDelivery(
-            key: .init(sessionID: "abc", podID: "p", adID: "a", event: .start, eventStart: 5, url: "http://127.0.0.1:4647/b?cb=[CACHEBUSTING]", occurrence: 0),
-            sentURL: "http://127.0.0.1:4647/b?cb=12345678", reference: EventReference(podID: "p", adIndex: 0, eventIndex: 1), state: .due,
+            key: .init(sessionID: "abc", adBreakID: "p", adID: "a", event: .start, eventStart: 5, url: "http://127.0.0.1:4647/b?cb=[CACHEBUSTING]", occurrence: 0),
+            sentURL: "http://127.0.0.1:4647/b?cb=12345678", reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 1), state: .due,
             attempts: 1, lastStatus: 503, dueAt: 1000)
         let shown = StatusReport.Delivery(delivery, wallOffset: 0)
         #expect(shown.url == "http://127.0.0.1:4647/b?cb=[CACHEBUSTING]")
-        #expect(shown.sentUrl == "http://127.0.0.1:4647/b?cb=12345678")
+        #expect(shown.sentURL == "http://127.0.0.1:4647/b?cb=12345678")
         let line = try #require(StatusView.detail(shown))
         #expect(line.hasSuffix("http://127.0.0.1:4647/b?cb=[CACHEBUSTING]   sent as http://127.0.0.1:4647/b?cb=12345678"))
         let json = try #require(String(data: JSONEncoder().encode(shown), encoding: .utf8))
@@ -149,7 +149,7 @@ import Testing
         let older = try JSONDecoder().decode(
             StatusReport.Delivery.self,
             from: Data(#"{"podId":"p","adId":"a","event":"start","url":"http://h/b","state":"due","attempts":0,"dueAt":1}"#.utf8))
-        #expect(older.sentUrl == "http://h/b")
+        #expect(older.sentURL == "http://h/b")
         #expect(StatusView.detail(older)?.contains("sent as") == false)
     }
 }

@@ -50,7 +50,7 @@ import Testing
 
 /// The human `beaconctl status`: retries, re-sends, the backlog, the journal and each delivery.
 @Suite struct StatusViewDeliveryTests {
-    static let pod = Fixture.pod(id: "p1", start: Fixture.t0, userEvents: false)
+    static let adBreak = Fixture.adBreak(id: "p1", start: Fixture.t0, userEvents: false)
 
     static func delivery(_ type: TrackingEventType, _ state: BeaconDelivery.State, attempts: Int, status: Int? = nil, error: String? = nil)
         -> StatusReport.Delivery
@@ -58,8 +58,8 @@ import Testing
         StatusReport.Delivery(
             BeaconDelivery(
                 key: BeaconDelivery.Key(
-                    sessionID: "s", podID: "p1", adID: "p1", event: type, eventStart: Fixture.t0, url: Fixture.url(ad: "p1", type), occurrence: 0),
-                reference: EventReference(podID: "p1", adIndex: 0, eventIndex: 0), state: state, attempts: attempts, lastStatus: status,
+                    sessionID: "s", adBreakID: "p1", adID: "p1", event: type, eventStart: Fixture.t0, url: Fixture.url(ad: "p1", type), occurrence: 0),
+                reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 0), state: state, attempts: attempts, lastStatus: status,
                 lastError: error, dueAt: Fixture.t0, nextAttemptAt: Fixture.t0 + 2_000), wallOffset: 0)
     }
 
@@ -69,7 +69,7 @@ import Testing
         counters.beaconsResent = 1
         counters.journalErrors = journalErrors
         let report = StatusReport(
-            version: "v", state: "playing", session: nil, playhead: Fixture.t0 + 1_000, dataRange: nil, adBreaks: [Self.pod],
+            version: "v", state: "playing", session: nil, playhead: Fixture.t0 + 1_000, dataRange: nil, adBreaks: [Self.adBreak],
             counters: counters, deliveries: deliveries, journal: journal)
         return StatusView.render(report).split(separator: "\n").map(String.init)
     }
@@ -114,7 +114,7 @@ import Testing
 
     @Test func showsTheSessionsDialect() {
         var report = StatusViewTests.report(state: "playing")
-        report.session = SessionEndpoints(mediaUrl: "http://m/v1/session/a/b/i.m3u8", manifestUrl: "http://m/m", trackingUrl: "http://m/t", sessionId: "s")
+        report.session = SessionEndpoints(mediaURL: "http://m/v1/session/a/b/i.m3u8", manifestURL: "http://m/m", trackingURL: "http://m/t", sessionID: "s")
         #expect(StatusView.render(report).split(separator: "\n").contains("dialect       auto, not decided yet"))
         report.session?.dialect = .mediatailor
         #expect(StatusView.render(report).split(separator: "\n").contains("dialect       mediatailor"))

@@ -11,9 +11,9 @@ import Testing
 @Suite struct TrackingSessionTests {
     let t0 = Fixture.t0
     let end = Fixture.t0 + Fixture.adDuration
-    let document = Fixture.document([Fixture.pod(id: "p", start: Fixture.t0)])
+    let document = Fixture.document([Fixture.adBreak(id: "p", start: Fixture.t0)])
 
-    /// A player 5 s before the standard pod "p", with a baseline tick taken.
+    /// A player 5 s before the standard ad break "p", with a baseline tick taken.
     func player(retention: Milliseconds = 600_000) -> ScriptedPlayer {
         var player = ScriptedPlayer(document, at: t0 - 5000, retention: retention)
         player.tick(t0 - 5000)
@@ -25,13 +25,13 @@ import Testing
         #expect(player.session.pendingCount == 6)
         player.play(to: end + 5000)
         #expect(player.fired.types == Fixture.playbackTypes)
-        #expect(player.fired.allSatisfy { $0.podID == "p" && $0.adID == "p" })
+        #expect(player.fired.allSatisfy { $0.adBreakID == "p" && $0.adID == "p" })
         #expect(player.session.pendingCount == 0)
         for type in Fixture.playbackTypes {
-            #expect(player.session.state(of: type, pod: "p") == .connecting)
+            #expect(player.session.state(of: type, adBreak: "p") == .connecting)
         }
         for type in Fixture.userTypes {
-            #expect(player.session.state(of: type, pod: "p") == .idle)
+            #expect(player.session.state(of: type, adBreak: "p") == .idle)
         }
     }
 
@@ -87,8 +87,8 @@ import Testing
         #expect(fired6.types == [.impression])
         player.play(to: end + 5000)
         #expect(player.fired.types == [.impression, .midpoint, .thirdQuartile, .complete])
-        #expect(player.session.state(of: .start, pod: "p") == .idle)
-        #expect(player.session.state(of: .firstQuartile, pod: "p") == .idle)
+        #expect(player.session.state(of: .start, adBreak: "p") == .idle)
+        #expect(player.session.state(of: .firstQuartile, adBreak: "p") == .idle)
     }
 
     @Test func pauseAndResumeInsideAnAdFire() {
@@ -122,8 +122,8 @@ import Testing
         let fired14 = player.send(.play)
         #expect(fired14.isEmpty)
         #expect(player.fired.count == playback)
-        #expect(player.session.state(of: .pause, pod: "p") == .idle)
-        #expect(player.session.state(of: .resume, pod: "p") == .idle)
+        #expect(player.session.state(of: .pause, adBreak: "p") == .idle)
+        #expect(player.session.state(of: .resume, adBreak: "p") == .idle)
     }
 
     @Test func rewindingOverAPlayedAdFiresNothingAgain() {
@@ -156,11 +156,11 @@ import Testing
     @Test func lateEventsAddedToAKnownAdFire() {
         var player = player()
         player.play(to: t0 + 20_000)
-        var refreshed = Fixture.pod(id: "p", start: t0)
+        var refreshed = Fixture.adBreak(id: "p", start: t0)
         refreshed.ads[0].trackingEvents.append(
-            TrackingEvent(event: .progress, startTime: t0 + 12_000, duration: 0, signalingUrls: ["http://127.0.0.1:4647/progress"]))
+            TrackingEvent(event: .progress, startTime: t0 + 12_000, duration: 0, signalingURLs: ["http://127.0.0.1:4647/progress"]))
         refreshed.ads[0].trackingEvents.append(
-            TrackingEvent(event: .progress, startTime: t0 + 25_000, duration: 0, signalingUrls: ["http://127.0.0.1:4647/progress"]))
+            TrackingEvent(event: .progress, startTime: t0 + 25_000, duration: 0, signalingURLs: ["http://127.0.0.1:4647/progress"]))
         let late = player.apply(Fixture.document([refreshed]))
         #expect(late.types == [.progress])
         #expect(late.first.flatMap { player.session.schedule[$0.reference]?.startTime } == t0 + 12_000)
@@ -178,20 +178,20 @@ import Testing
         player.session.record(.done, for: fired[0].reference)
         player.session.record(.failed, for: fired[1].reference)
 
-        var shorter = Fixture.pod(id: "p", start: t0)
+        var shorter = Fixture.adBreak(id: "p", start: t0)
         shorter.duration = 20_000
         shorter.ads[0].duration = 20_000
         shorter.ads[0].trackingEvents[0].duration = 20_000
         let fired19 = player.apply(Fixture.document([shorter]))
         #expect(fired19.isEmpty)
 
-        let ad = try #require(player.session.schedule.pod(id: "p")?.ads.first)
+        let ad = try #require(player.session.schedule.adBreak(id: "p")?.ads.first)
         #expect(ad.duration == 20_000)
         #expect(ad.trackingEvents[0].duration == 20_000)
-        #expect(player.session.state(of: .impression, pod: "p") == .done)
-        #expect(player.session.state(of: .start, pod: "p") == .failed)
-        #expect(player.session.state(of: .firstQuartile, pod: "p") == .connecting)
-        #expect(player.session.state(of: .midpoint, pod: "p") == .idle)
+        #expect(player.session.state(of: .impression, adBreak: "p") == .done)
+        #expect(player.session.state(of: .start, adBreak: "p") == .failed)
+        #expect(player.session.state(of: .firstQuartile, adBreak: "p") == .connecting)
+        #expect(player.session.state(of: .midpoint, adBreak: "p") == .idle)
 
         // The ad as last described ends before the third quartile and complete: they wait for a
         // refresh to extend it over them.
@@ -205,7 +205,7 @@ import Testing
         player.play(to: t0 + 17_000)
         #expect(player.fired.types == [.impression, .start, .firstQuartile, .midpoint])
         // The third quartile is stretched to a 10 s window: playback in its new window fires it.
-        var refreshed = Fixture.pod(id: "p", start: t0)
+        var refreshed = Fixture.adBreak(id: "p", start: t0)
         refreshed.ads[0].trackingEvents[4].duration = 10_000
         let fired20 = player.apply(Fixture.document([refreshed]))
         #expect(fired20.isEmpty)
@@ -225,11 +225,11 @@ import Testing
         // The second ad is cut to 468 ms at the live edge: what lies beyond waits for confirmation.
         #expect(player.fired.types(ofAd: "418786181") == [.impression, .start])
         #expect(player.fired.count == 8)
-        #expect(player.fired.allSatisfy { $0.podID == "418786173" && $0.signalingUrls.count == 1 })
+        #expect(player.fired.allSatisfy { $0.adBreakID == "418786173" && $0.signalingURLs.count == 1 })
         #expect(player.session.pendingCount == 0)
         for ad in ["418786173", "418786181"] {
-            #expect(player.session.state(of: .clickTracking, pod: "418786173", ad: ad) == .idle)
-            #expect(player.session.state(of: .clickAbstractType, pod: "418786173", ad: ad) == .idle)
+            #expect(player.session.state(of: .clickTracking, adBreak: "418786173", ad: ad) == .idle)
+            #expect(player.session.state(of: .clickAbstractType, adBreak: "418786173", ad: ad) == .idle)
         }
     }
 
@@ -246,8 +246,8 @@ import Testing
     /// Ticks carrying `at` from a recording 2 h behind, then a plain tick 45 min ahead: the breaks
     /// it jumps over were not played, however the two clocks compare.
     @Test func aPlainTickAfterTicksOnThePlayersClockFiresNothingItJumpsOver() {
-        let skipped = [Fixture.pod(id: "s1", start: t0 + 600_000), Fixture.pod(id: "s2", start: t0 + 1_200_000)]
-        var player = ScriptedPlayer(Fixture.document([Fixture.pod(id: "p", start: t0)] + skipped), at: t0 - 5000)
+        let skipped = [Fixture.adBreak(id: "s1", start: t0 + 600_000), Fixture.adBreak(id: "s2", start: t0 + 1_200_000)]
+        var player = ScriptedPlayer(Fixture.document([Fixture.adBreak(id: "p", start: t0)] + skipped), at: t0 - 5000)
         let recorded = player.clock - 7_200_000
         var playhead = t0 - 5000
         while playhead <= end + 1000 {
@@ -325,48 +325,48 @@ import Testing
 
     // MARK: Retention
 
-    @Test func aPodGoneFromTheMetadataIsKeptUntilRetentionAfterItEnds() throws {
+    @Test func aAdBreakGoneFromTheMetadataIsKeptUntilRetentionAfterItEnds() throws {
         let retention: Milliseconds = 60_000
-        let later = Fixture.pod(id: "later", start: t0 + 3_600_000)
+        let later = Fixture.adBreak(id: "later", start: t0 + 3_600_000)
         var session = TrackingSession(retention: retention)
-        _ = session.apply(Fixture.document([Fixture.pod(id: "p", start: t0), later], rangeEnd: t0))
+        _ = session.apply(Fixture.document([Fixture.adBreak(id: "p", start: t0), later], rangeEnd: t0))
         #expect(session.pendingCount == 12)
-        let podEnd = try #require(session.schedule.pod(id: "p")).endTime
+        let adBreakEnd = try #require(session.schedule.adBreak(id: "p")).endTime
 
-        _ = session.apply(Fixture.document([later], rangeEnd: podEnd + retention - 1000))
-        #expect(session.schedule.pod(id: "p") != nil)
+        _ = session.apply(Fixture.document([later], rangeEnd: adBreakEnd + retention - 1000))
+        #expect(session.schedule.adBreak(id: "p") != nil)
         #expect(session.pendingCount == 12)
 
-        _ = session.apply(Fixture.document([later], rangeEnd: podEnd + retention + 1000))
-        #expect(session.schedule.pod(id: "p") == nil)
-        #expect(session.schedule.pods.map(\.id) == ["later"])
+        _ = session.apply(Fixture.document([later], rangeEnd: adBreakEnd + retention + 1000))
+        #expect(session.schedule.adBreak(id: "p") == nil)
+        #expect(session.schedule.adBreaks.map(\.id) == ["later"])
         #expect(session.pendingCount == 6)
     }
 
     @Test(arguments: [(-1000, true), (1000, false)] as [(Milliseconds, Bool)])
     func retentionIsMeasuredFromTheLastPlayheadWhenLater(offset: Milliseconds, kept: Bool) throws {
         let retention: Milliseconds = 60_000
-        let later = Fixture.pod(id: "later", start: t0 + 3_600_000)
-        var player = ScriptedPlayer(Fixture.document([Fixture.pod(id: "p", start: t0), later], rangeEnd: t0), at: t0, retention: retention)
-        let podEnd = try #require(player.session.schedule.pod(id: "p")).endTime
-        player.tick(podEnd + retention + offset)
+        let later = Fixture.adBreak(id: "later", start: t0 + 3_600_000)
+        var player = ScriptedPlayer(Fixture.document([Fixture.adBreak(id: "p", start: t0), later], rangeEnd: t0), at: t0, retention: retention)
+        let adBreakEnd = try #require(player.session.schedule.adBreak(id: "p")).endTime
+        player.tick(adBreakEnd + retention + offset)
         player.apply(Fixture.document([later], rangeEnd: t0))
-        #expect((player.session.schedule.pod(id: "p") != nil) == kept)
+        #expect((player.session.schedule.adBreak(id: "p") != nil) == kept)
     }
 
-    @Test func aPodStillInTheMetadataIsNeverPruned() {
+    @Test func aAdBreakStillInTheMetadataIsNeverPruned() {
         var player = player(retention: 1000)
         let far = t0 + 86_400_000
         player.jump(to: far)
-        player.apply(Fixture.document([Fixture.pod(id: "p", start: t0)], rangeEnd: far))
-        #expect(player.session.schedule.pod(id: "p") != nil)
+        player.apply(Fixture.document([Fixture.adBreak(id: "p", start: t0)], rangeEnd: far))
+        #expect(player.session.schedule.adBreak(id: "p") != nil)
         #expect(player.session.pendingCount == 6)
     }
 
     @Test func userActionsFireInAPodRetainedAfterLeavingTheMetadata() {
         var player = player()
         // The data range moved past the ad's start: kept, not withdrawn.
-        player.apply(MetadataDocument(dataRange: DataRange(start: t0 + 1, end: t0 + 1000), pods: []))
+        player.apply(MetadataDocument(dataRange: DataRange(start: t0 + 1, end: t0 + 1000), adBreaks: []))
         player.play(to: t0 + 1000)
         let fired22 = player.send(.skip)
         #expect(fired22.types == [.skip])
@@ -379,7 +379,7 @@ import Testing
         var longer = ad.trackingEvents.first { $0.event == .firstQuartile }!
         longer.duration = 1
         ad.trackingEvents.insert(longer, at: 0)
-        var player = ScriptedPlayer(Fixture.document([Fixture.pod(id: "p", ads: [ad])]), at: t0 - 5000)
+        var player = ScriptedPlayer(Fixture.document([Fixture.adBreak(id: "p", ads: [ad])]), at: t0 - 5000)
         player.tick(t0 - 5000)
         player.play(to: end + 5000)
         #expect(player.fired.types == Fixture.playbackTypes)
@@ -390,10 +390,10 @@ import Testing
 
 extension TrackingSessionTests {
     static let endpoints = SessionEndpoints(
-        mediaUrl: "http://127.0.0.1:4647/live.m3u8", manifestUrl: "http://127.0.0.1:4647/s/live.m3u8",
-        trackingUrl: "http://127.0.0.1:4647/s/metadata", sessionId: "s1")
+        mediaURL: "http://127.0.0.1:4647/live.m3u8", manifestURL: "http://127.0.0.1:4647/s/live.m3u8",
+        trackingURL: "http://127.0.0.1:4647/s/metadata", sessionID: "s1")
 
-    /// A player that played pod "p" from 5 s before it to 10 s in: impression, start and first quartile fired.
+    /// A player that played ad break "p" from 5 s before it to 10 s in: impression, start and first quartile fired.
     func playedTenSeconds() -> ScriptedPlayer {
         var player = player()
         player.play(to: t0 + 10_000)
@@ -403,10 +403,10 @@ extension TrackingSessionTests {
     /// The reporting state of every event of `session`, by reference.
     func states(of session: TrackingSession) -> [EventReference: ReportingState] {
         var states: [EventReference: ReportingState] = [:]
-        for pod in session.schedule.pods {
-            for (adIndex, ad) in pod.ads.enumerated() {
+        for adBreak in session.schedule.adBreaks {
+            for (adIndex, ad) in adBreak.ads.enumerated() {
                 for (eventIndex, event) in ad.trackingEvents.enumerated() {
-                    states[EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex)] = event.reportingState
+                    states[EventReference(adBreakID: adBreak.id, adIndex: adIndex, eventIndex: eventIndex)] = event.reportingState
                 }
             }
         }
@@ -418,7 +418,7 @@ extension TrackingSessionTests {
         let snapshot = player.session.snapshot(endpoints: Self.endpoints, savedAt: 1234)
         #expect(snapshot.endpoints == Self.endpoints)
         #expect(snapshot.savedAt == 1234)
-        #expect(snapshot.adBreaks == player.session.schedule.pods)
+        #expect(snapshot.adBreaks == player.session.schedule.adBreaks)
         #expect(snapshot.dataRange == player.session.dataRange)
         #expect(snapshot.played == [[t0 - 5000, t0 + 10_000]])
         #expect(snapshot.playhead == t0 + 10_000)
@@ -426,11 +426,11 @@ extension TrackingSessionTests {
 
     @Test func aSnapshotRoundTripResumesTheSameScheduleAndPlayedStretches() throws {
         var player = playedTenSeconds()
-        // A later refresh appends an event and a second pod: positions must survive the round trip.
-        var refreshed = Fixture.pod(id: "p", start: t0)
+        // A later refresh appends an event and a second ad break: positions must survive the round trip.
+        var refreshed = Fixture.adBreak(id: "p", start: t0)
         refreshed.ads[0].trackingEvents.append(
-            TrackingEvent(event: .progress, startTime: t0 + 20_000, duration: 0, signalingUrls: ["http://127.0.0.1:4647/progress"]))
-        player.apply(Fixture.document([Fixture.pod(id: "q", start: t0 + 120_000), refreshed]))
+            TrackingEvent(event: .progress, startTime: t0 + 20_000, duration: 0, signalingURLs: ["http://127.0.0.1:4647/progress"]))
+        player.apply(Fixture.document([Fixture.adBreak(id: "q", start: t0 + 120_000), refreshed]))
         player.session.record(.done, for: player.fired[0].reference)
         player.session.record(.failed, for: player.fired[1].reference)
         player.tick(t0 + 10_250)
@@ -459,9 +459,9 @@ extension TrackingSessionTests {
         let states: [EventReference: ReportingState] = [fired[0].reference: .done, fired[1].reference: .failed, fired[2].reference: .connecting]
         let resumed = TrackingSession.resuming(snapshot, states: states, retention: 600_000)
         #expect(resumed.due.isEmpty)
-        #expect(resumed.session.state(of: .impression, pod: "p") == .done)
-        #expect(resumed.session.state(of: .start, pod: "p") == .failed)
-        #expect(resumed.session.state(of: .firstQuartile, pod: "p") == .connecting)
+        #expect(resumed.session.state(of: .impression, adBreak: "p") == .done)
+        #expect(resumed.session.state(of: .start, adBreak: "p") == .failed)
+        #expect(resumed.session.state(of: .firstQuartile, adBreak: "p") == .connecting)
         // Playing their windows again fires only what was never played.
         var player = ScriptedPlayer(session: resumed.session, at: t0 - 1000)
         player.tick(t0 - 1000)
@@ -478,7 +478,7 @@ extension TrackingSessionTests {
         #expect(resumed.due.types == [.firstQuartile])
         #expect(resumed.due.first?.reference == fired[2].reference)
         #expect(resumed.due.first == fired[2])
-        #expect(resumed.session.state(of: .firstQuartile, pod: "p") == .connecting)
+        #expect(resumed.session.state(of: .firstQuartile, adBreak: "p") == .connecting)
         // Neither replaying its window nor resuming the resumed session fires it again.
         var player = ScriptedPlayer(session: resumed.session, at: t0 + 5000)
         player.tick(t0 + 5000)
@@ -495,7 +495,7 @@ extension TrackingSessionTests {
         let resumed = TrackingSession.resuming(snapshot, states: states(of: played.session), retention: 600_000)
         #expect(resumed.due.isEmpty)
         #expect(resumed.session.pendingCount == 3)
-        #expect(resumed.session.state(of: .midpoint, pod: "p") == .idle)
+        #expect(resumed.session.state(of: .midpoint, adBreak: "p") == .idle)
         var player = ScriptedPlayer(session: resumed.session, at: t0 + 10_000)
         // The first tick after a restart is only a baseline.
         #expect(player.tick(t0 + 14_000).isEmpty)
@@ -515,7 +515,7 @@ extension TrackingSessionTests {
         let resumed = TrackingSession.resuming(snapshot, states: [:], retention: 600_000)
         #expect(resumed.due.types == [.impression, .start, .firstQuartile])
         for type in Fixture.userTypes {
-            #expect(resumed.session.state(of: type, pod: "p") == .idle)
+            #expect(resumed.session.state(of: type, adBreak: "p") == .idle)
         }
         #expect(resumed.session.pendingCount == 3)
     }

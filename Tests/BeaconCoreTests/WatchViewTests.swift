@@ -13,13 +13,13 @@ import Testing
     static let now: Milliseconds = 1_700_000_000_000
 
     static func event(_ type: TrackingEventType, at offset: Milliseconds, _ state: ReportingState, duration: Milliseconds = 0) -> TrackingEvent {
-        TrackingEvent(event: type, startTime: t0 + 10_000 + offset, duration: duration, signalingUrls: ["http://127.0.0.1:1/b"], reportingState: state)
+        TrackingEvent(event: type, startTime: t0 + 10_000 + offset, duration: duration, signalingURLs: ["http://127.0.0.1:1/b"], reportingState: state)
     }
 
     /// Two 10 s ads in ad break p1 from t0; the playhead 2 s into the second, half a second ago.
     static func report(state: String = "playing", playhead: Milliseconds? = t0 + 12_000) -> StatusReport {
         let first = Ad(id: "a1", startTime: t0, duration: 10_000, trackingEvents: [
-            TrackingEvent(event: .complete, startTime: t0 + 10_000, duration: 0, signalingUrls: ["http://127.0.0.1:1/b"], reportingState: .failed)
+            TrackingEvent(event: .complete, startTime: t0 + 10_000, duration: 0, signalingURLs: ["http://127.0.0.1:1/b"], reportingState: .failed)
         ])
         let second = Ad(id: "a2", startTime: t0 + 10_000, duration: 10_000, trackingEvents: [
             event(.impression, at: 0, .done, duration: 10_000),
@@ -36,9 +36,9 @@ import Testing
         counters.metadataErrors = 1
         return StatusReport(
             version: "0.1.0", state: state,
-            session: SessionEndpoints(mediaUrl: "http://m", manifestUrl: "http://m?sessid=s1", trackingUrl: "http://t?sessid=s1", sessionId: "s1"),
+            session: SessionEndpoints(mediaURL: "http://m", manifestURL: "http://m?sessid=s1", trackingURL: "http://t?sessid=s1", sessionID: "s1"),
             playhead: playhead, lastTickAt: now - 500, lastMetadataAt: now - 1_200, dataRange: DataRange(start: t0 - 60_000, end: t0 + 30_000),
-            adBreaks: [Pod(id: "p1", startTime: t0, duration: 20_000, ads: [first, second])], counters: counters)
+            adBreaks: [AdBreak(id: "p1", startTime: t0, duration: 20_000, ads: [first, second])], counters: counters)
     }
 
     static let history = [

@@ -12,18 +12,18 @@ import Testing
     let t0 = Fixture.t0
     let end = Fixture.t0 + Fixture.adDuration
 
-    /// Pod "p" with ads "a1" at `t0` and "a2" after it.
-    var twoAds: Pod {
-        Fixture.pod(id: "p", ads: [Fixture.ad(id: "a1", start: t0), Fixture.ad(id: "a2", start: end)])
+    /// AdBreak "p" with ads "a1" at `t0` and "a2" after it.
+    var twoAds: AdBreak {
+        Fixture.adBreak(id: "p", ads: [Fixture.ad(id: "a1", start: t0), Fixture.ad(id: "a2", start: end)])
     }
 
-    /// Pod "p" whose second ad "a2" was replaced by "b2" at the same time.
-    var replaced: Pod {
-        Fixture.pod(id: "p", ads: [Fixture.ad(id: "a1", start: t0), Fixture.ad(id: "b2", start: end)])
+    /// AdBreak "p" whose second ad "a2" was replaced by "b2" at the same time.
+    var replaced: AdBreak {
+        Fixture.adBreak(id: "p", ads: [Fixture.ad(id: "a1", start: t0), Fixture.ad(id: "b2", start: end)])
     }
 
-    func ad(_ id: String, in schedule: AdSchedule, pod: String = "p") -> Ad? {
-        schedule.pod(id: pod)?.ads.first { $0.id == id }
+    func ad(_ id: String, in schedule: AdSchedule, adBreak: String = "p") -> Ad? {
+        schedule.adBreak(id: adBreak)?.ads.first { $0.id == id }
     }
 
     /// (data range start and end relative to a2's start, whether a2 left out is withdrawn)
@@ -63,7 +63,7 @@ import Testing
     func anAdWithAnEventFiredIsNotWithdrawn(state: ReportingState) {
         var schedule = AdSchedule()
         _ = schedule.merge([twoAds], within: DataRange(start: t0 - 600_000, end: end + 60_000))
-        schedule.setReportingState(state, of: EventReference(podID: "p", adIndex: 1, eventIndex: 0))
+        schedule.setReportingState(state, of: EventReference(adBreakID: "p", adIndex: 1, eventIndex: 0))
         let changes = schedule.merge([replaced], within: DataRange(start: t0 - 600_000, end: end + 60_000))
         #expect(changes.withdrawn.isEmpty)
         #expect(ad("a2", in: schedule)?.isWithdrawn == false)
@@ -75,7 +75,7 @@ import Testing
         _ = schedule.merge([twoAds], within: range)
         _ = schedule.merge([replaced], within: range)
         var back = twoAds
-        back.ads[1].trackingEvents.append(TrackingEvent(event: .progress, startTime: end + 1000, duration: 0, signalingUrls: []))
+        back.ads[1].trackingEvents.append(TrackingEvent(event: .progress, startTime: end + 1000, duration: 0, signalingURLs: []))
         back.ads.append(replaced.ads[1])
         let changes = schedule.merge([back], within: range)
         #expect(changes.withdrawn.isEmpty)
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func aReplacedAdNeverFiresAndItsReplacementDoes() {
-        let range = { (pods: [Pod]) in MetadataDocument(dataRange: DataRange(start: t0 - 600_000, end: end + 60_000), pods: pods) }
+        let range = { (adBreaks: [AdBreak]) in MetadataDocument(dataRange: DataRange(start: t0 - 600_000, end: end + 60_000), adBreaks: adBreaks) }
         var player = ScriptedPlayer(range([twoAds]), at: t0 - 2000)
         player.tick(t0 - 2000)
         player.play(to: t0 + 10_000)
@@ -103,10 +103,10 @@ import Testing
     }
 
     @Test func anAdTheDataRangeMovedPastIsKeptAndStillFiresWhenPlayed() {
-        var player = ScriptedPlayer(MetadataDocument(dataRange: DataRange(start: t0 - 600_000, end: end + 60_000), pods: [twoAds]), at: t0 - 2000)
+        var player = ScriptedPlayer(MetadataDocument(dataRange: DataRange(start: t0 - 600_000, end: end + 60_000), adBreaks: [twoAds]), at: t0 - 2000)
         player.tick(t0 - 2000)
         // The range moves past both ads before they were played: neither is withdrawn.
-        #expect(player.apply(MetadataDocument(dataRange: DataRange(start: end + 60_001, end: end + 120_000), pods: [])).isEmpty)
+        #expect(player.apply(MetadataDocument(dataRange: DataRange(start: end + 60_001, end: end + 120_000), adBreaks: [])).isEmpty)
         #expect(player.session.pendingCount == 2 * Fixture.playbackTypes.count)
         player.play(to: end + Fixture.adDuration + 2000)
         #expect(player.fired.types(ofAd: "a1") == Fixture.playbackTypes)
@@ -116,14 +116,14 @@ import Testing
     @Test func aResumedSessionKeepsItsWithdrawnAdsWithdrawn() {
         let range = DataRange(start: t0 - 600_000, end: end + 60_000)
         var session = TrackingSession(retention: 600_000)
-        _ = session.apply(MetadataDocument(dataRange: range, pods: [twoAds]))
-        _ = session.apply(MetadataDocument(dataRange: range, pods: [replaced]))
+        _ = session.apply(MetadataDocument(dataRange: range, adBreaks: [twoAds]))
+        _ = session.apply(MetadataDocument(dataRange: range, adBreaks: [replaced]))
         // The whole break was played while the daemon was down: only what was not withdrawn is due.
-        var snapshot = session.snapshot(endpoints: SessionEndpoints(mediaUrl: "m", manifestUrl: "m", trackingUrl: "t", sessionId: nil), savedAt: 0)
+        var snapshot = session.snapshot(endpoints: SessionEndpoints(mediaURL: "m", manifestURL: "m", trackingURL: "t", sessionID: nil), savedAt: 0)
         snapshot.played = [[t0 - 1000, end + Fixture.adDuration + 1000]]
         let resumed = TrackingSession.resuming(snapshot, states: [:], retention: 600_000)
         #expect(Set(resumed.due.map(\.adID)) == ["a1", "b2"])
         #expect(resumed.due.count == 2 * Fixture.playbackTypes.count)
-        #expect(resumed.session.schedule.pod(id: "p")?.ads.first { $0.id == "a2" }?.isWithdrawn == true)
+        #expect(resumed.session.schedule.adBreak(id: "p")?.ads.first { $0.id == "a2" }?.isWithdrawn == true)
     }
 }

@@ -9,15 +9,15 @@ import Testing
 /// hanging loopback servers, counting requests per URL at the server.
 @Suite struct ConnectionSlotTests {
     let reliability = ReliabilityTests()
-    var podStart: Milliseconds { reliability.podStart }
+    var adBreakStart: Milliseconds { reliability.adBreakStart }
     let adDuration: Milliseconds = 8_000
 
     /// One ad whose impression signals `count` URLs on `sink`, `&n=1`...
-    func burst(_ id: String, count: Int, on sink: BeaconSink) -> (pod: Pod, uris: [String]) {
+    func burst(_ id: String, count: Int, on sink: BeaconSink) -> (adBreak: AdBreak, uris: [String]) {
         let urls = (1...count).map { sink.url(ad: id, .impression) + "&n=\($0)" }
-        let ad = StandardAd.make(id: id, start: podStart, duration: adDuration, userTypes: []) { $0 == .impression ? urls : [] }
+        let ad = StandardAd.make(id: id, start: adBreakStart, duration: adDuration, userTypes: []) { $0 == .impression ? urls : [] }
         let uris = urls.map { String($0.dropFirst("http://127.0.0.1:\(sink.port)".count)) }
-        return (Pod(id: "p-\(id)", startTime: podStart, duration: adDuration, ads: [ad]), uris)
+        return (AdBreak(id: "p-\(id)", startTime: adBreakStart, duration: adDuration, ads: [ad]), uris)
     }
 
     /// Requests the sink saw of each of `uris`.
@@ -33,13 +33,13 @@ import Testing
     @Test func aSlowHostGetsEachBeaconOnce() async throws {
         try await withBeaconSink { sink in
             sink.answer { _, _ in await .delayed(.milliseconds(1_500), .status(204)) }
-            let (pod, uris) = burst("slow", count: 36, on: sink)
+            let (adBreak, uris) = burst("slow", count: 36, on: sink)
             try await withAdService { service in
-                service.serve(Ads.document([pod]))
+                service.serve(Ads.document([adBreak]))
                 try await withDaemon(["--media-url", reliability.mediaURL(service), "--stdin", "--http-timeout", "6"]) { daemon in
                     try await daemon.waitUntilListening()
                     var feed = TickFeed(from: Ads.t0)
-                    feed.play(to: podStart + 500)
+                    feed.play(to: adBreakStart + 500)
                     daemon.send(feed.lines)
                     let report = try await daemon.waitForStatus(timeout: .seconds(120), "the 36 beacons finished") { report in
                         let impressions = report.deliveries.filter { $0.event == .impression }
@@ -61,13 +61,13 @@ import Testing
         try await withAdService { service in
             service.answerBeacons(containing: "cn=impression", with: .delay(.seconds(60)))
             let urls = (1...8).map { service.beaconURL(ad: "hang", .impression, extra: "&n=\($0)") }
-            let ad = StandardAd.make(id: "hang", start: podStart, duration: adDuration, userTypes: []) { $0 == .impression ? urls : [] }
-            service.serve(Ads.document([Pod(id: "p-hang", startTime: podStart, duration: adDuration, ads: [ad])]))
+            let ad = StandardAd.make(id: "hang", start: adBreakStart, duration: adDuration, userTypes: []) { $0 == .impression ? urls : [] }
+            service.serve(Ads.document([AdBreak(id: "p-hang", startTime: adBreakStart, duration: adDuration, ads: [ad])]))
             let mediaURL = "\(service.baseURL)/live/master.m3u8?sessid=slots"
             try await withDaemon(["--media-url", mediaURL, "--stdin", "--http-timeout", "120", "--metadata-interval", "1"]) { daemon in
                 try await daemon.waitUntilListening()
                 var feed = TickFeed(from: Ads.t0)
-                feed.play(to: podStart + 500)
+                feed.play(to: adBreakStart + 500)
                 daemon.send(feed.lines)
                 try await eventually(timeout: .seconds(20), "the beacon connections to the host held") {
                     service.beacons.count >= CurlHTTPClient.Configuration.defaultMaxConnectionsPerHost
@@ -95,15 +95,15 @@ import Testing
         let environment = ["STATE_DIRECTORY": state.path]
         try await withBeaconSink { sink in
             sink.answer { _, _ in await .noAnswer() }
-            let (pod, uris) = burst("kill", count: 40, on: sink)
+            let (adBreak, uris) = burst("kill", count: 40, on: sink)
             try await withAdService { service in
-                service.serve(Ads.document([pod]))
+                service.serve(Ads.document([adBreak]))
                 let arguments = ["--media-url", reliability.mediaURL(service), "--stdin", "--http-timeout", "120"]
                 var onTheWire = 0
                 try await withDaemon(arguments, environment: environment) { daemon in
                     try await daemon.waitUntilListening()
                     var feed = TickFeed(from: Ads.t0)
-                    feed.play(to: podStart + 500)
+                    feed.play(to: adBreakStart + 500)
                     daemon.send(feed.lines)
                     try await daemon.waitForStatus("the burst started") { report in
                         report.deliveries.filter { $0.event == .impression }.count == 40 && report.deliveries.contains { $0.state == .inFlight }

@@ -6,19 +6,19 @@ import Testing
 
 /// Requesting signaling URLs: several per event, failures, refusals, quiet mode.
 @Suite struct DeliveryTests {
-    let podStart = Ads.t0 + 2_000
+    let adBreakStart = Ads.t0 + 2_000
 
     @Test func everySignalingURLOfAnEventIsRequested() async throws {
-        try await withPlayback(pods: { service in
-            let ad = StandardAd.make(id: "multi", start: podStart, duration: 8_000, userTypes: []) { type in
+        try await withPlayback(adBreaks: { service in
+            let ad = StandardAd.make(id: "multi", start: adBreakStart, duration: 8_000, userTypes: []) { type in
                 type == .impression
                     ? (1...3).map { service.beaconURL(ad: "multi", type, extra: "&n=\($0)") }
                     : [service.beaconURL(ad: "multi", type)]
             }
-            return [Pod(id: "p1", startTime: podStart, duration: 8_000, ads: [ad])]
+            return [AdBreak(id: "p1", startTime: adBreakStart, duration: 8_000, ads: [ad])]
         }) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 10_000)
+            feed.play(to: adBreakStart + 10_000)
             daemon.send(feed.lines)
 
             try await daemon.waitForStatus("the impression done") { $0.state(ofAd: "multi", .impression) == .done }
@@ -34,15 +34,15 @@ import Testing
     @Test func aFailingOrRefusedURLMakesItsEventFailed() async throws {
         try await withPlayback(
             configure: { $0.answerBeacons(containing: "cn=midpoint", with: .status(404)) },
-            pods: { service in
-                let ad = StandardAd.make(id: "bad", start: podStart, duration: 8_000, userTypes: []) { type in
+            adBreaks: { service in
+                let ad = StandardAd.make(id: "bad", start: adBreakStart, duration: 8_000, userTypes: []) { type in
                     type == .thirdQuartile ? ["file:///etc/passwd"] : [service.beaconURL(ad: "bad", type)]
                 }
-                return [Pod(id: "p1", startTime: podStart, duration: 8_000, ads: [ad])]
+                return [AdBreak(id: "p1", startTime: adBreakStart, duration: 8_000, ads: [ad])]
             }
         ) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 10_000)
+            feed.play(to: adBreakStart + 10_000)
             daemon.send(feed.lines)
 
             let report = try await daemon.waitForStatus("every playback event delivered") { report in
@@ -68,10 +68,10 @@ import Testing
     }
 
     @Test func quietComputesEverythingAndSendsNothing() async throws {
-        try await withPlayback(arguments: ["--quiet"], pods: { [Ads.pod(id: "p1", start: podStart, adDuration: 8_000, on: $0)] }) {
+        try await withPlayback(arguments: ["--quiet"], adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, adDuration: 8_000, on: $0)] }) {
             service, daemon in
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 10_000)
+            feed.play(to: adBreakStart + 10_000)
             daemon.send(feed.lines)
 
             let report = try await daemon.waitForStatus("every playback event done") { report in

@@ -22,7 +22,7 @@ import Testing
         try await withAdService(route: { request in
             failing.load(ordering: .relaxed) && request.path.hasSuffix("/metadata") ? .status(500) : nil
         }) { service in
-            service.serve(Ads.document([Ads.pod(id: "p1", start: Ads.t0 + 60_000, on: service)]))
+            service.serve(Ads.document([Ads.adBreak(id: "p1", start: Ads.t0 + 60_000, on: service)]))
             let mediaURL = "\(service.baseURL)/live/master.m3u8?sessid=e2e"
             try await withDaemon(["--media-url", mediaURL, "--metadata-interval", "0.2"]) { daemon in
                 try await daemon.waitForStatus("the pod known") { $0.adBreaks.count == 1 }

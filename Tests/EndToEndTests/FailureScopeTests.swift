@@ -8,33 +8,33 @@ import Testing
 /// host's other URLs. The real binary against a beacon sink where one URL misbehaves.
 @Suite struct FailureScopeTests {
     let reliability = ReliabilityTests()
-    var podStart: Milliseconds { reliability.podStart }
+    var adBreakStart: Milliseconds { reliability.adBreakStart }
     let adDuration: Milliseconds = 8_000
 
     /// One 8 s ad on `sink`, each event with its own URL, plus what `extra` adds to an event.
-    func ad(_ id: String, on sink: BeaconSink, extra: @escaping (TrackingEventType) -> [String] = { _ in [] }) -> Pod {
-        let ad = StandardAd.make(id: id, start: podStart, duration: adDuration, userTypes: []) { [sink.url(ad: id, $0)] + extra($0) }
-        return Pod(id: "p-\(id)", startTime: podStart, duration: adDuration, ads: [ad])
+    func ad(_ id: String, on sink: BeaconSink, extra: @escaping (TrackingEventType) -> [String] = { _ in [] }) -> AdBreak {
+        let ad = StandardAd.make(id: id, start: adBreakStart, duration: adDuration, userTypes: []) { [sink.url(ad: id, $0)] + extra($0) }
+        return AdBreak(id: "p-\(id)", startTime: adBreakStart, duration: adDuration, ads: [ad])
     }
 
     /// Plays the ad up to its midpoint, waits until its bad URL (the one ending in `bad`) failed
     /// once, then plays it to its end and expects the third quartile and complete, on the same
     /// host, delivered within seconds, and the bad URL retried on its own.
     func expectTheRestDeliveredPromptly(
-        adID: String, pod: Pod, sink: BeaconSink, arguments: [String] = [], bad: String,
+        adID: String, adBreak: AdBreak, sink: BeaconSink, arguments: [String] = [], bad: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         try await withAdService { service in
-            service.serve(Ads.document([pod]))
+            service.serve(Ads.document([adBreak]))
             try await withDaemon(["--media-url", reliability.mediaURL(service), "--stdin"] + arguments) { daemon in
                 try await daemon.waitUntilListening()
                 var feed = TickFeed(from: Ads.t0)
-                feed.play(to: podStart + adDuration / 2 + 500)
+                feed.play(to: adBreakStart + adDuration / 2 + 500)
                 daemon.send(feed.takeLines())
                 try await daemon.waitForStatus(timeout: .seconds(20), "the bad midpoint URL failed once") { report in
                     report.deliveries.contains { $0.url.hasSuffix(bad) && $0.state == .due && $0.attempts >= 1 }
                 }
-                feed.play(to: podStart + adDuration + 500)
+                feed.play(to: adBreakStart + adDuration + 500)
                 daemon.send(feed.takeLines())
                 let report = try await daemon.waitForStatus(timeout: .seconds(15), "the third quartile and complete delivered") { report in
                     [.thirdQuartile, .complete].allSatisfy { report.state(ofAd: adID, $0) == .done }
@@ -55,8 +55,8 @@ import Testing
     @Test func aURLAnswering500DelaysNoOtherURLOnItsHost() async throws {
         try await withBeaconSink { sink in
             sink.answer { uri, _ in uri.hasSuffix("&bad=1") ? .status(500) : .status(204) }
-            let pod = ad("five", on: sink) { $0 == .midpoint ? [sink.url(ad: "five", .midpoint) + "&bad=1"] : [] }
-            try await expectTheRestDeliveredPromptly(adID: "five", pod: pod, sink: sink, bad: "&bad=1")
+            let adBreak = ad("five", on: sink) { $0 == .midpoint ? [sink.url(ad: "five", .midpoint) + "&bad=1"] : [] }
+            try await expectTheRestDeliveredPromptly(adID: "five", adBreak: adBreak, sink: sink, bad: "&bad=1")
         }
     }
 
@@ -67,8 +67,8 @@ import Testing
             blackHole.answer { _, _ in await .noAnswer() }
             try await withBeaconSink { sink in
                 sink.answer { uri, _ in uri.hasSuffix("&moved=1") ? .redirect(to: blackHole.url(ad: "moved", .midpoint)) : .status(204) }
-                let pod = ad("moved", on: sink) { $0 == .midpoint ? [sink.url(ad: "moved", .midpoint) + "&moved=1"] : [] }
-                try await expectTheRestDeliveredPromptly(adID: "moved", pod: pod, sink: sink, arguments: ["--http-timeout", "3"], bad: "&moved=1")
+                let adBreak = ad("moved", on: sink) { $0 == .midpoint ? [sink.url(ad: "moved", .midpoint) + "&moved=1"] : [] }
+                try await expectTheRestDeliveredPromptly(adID: "moved", adBreak: adBreak, sink: sink, arguments: ["--http-timeout", "3"], bad: "&moved=1")
             }
         }
     }
@@ -79,7 +79,7 @@ import Testing
         try await withBeaconSink { sink in
             sink.answer { uri, _ in uri.contains("cn=impression") ? .status(500) : .status(204) }
             let urls = (1...16).map { sink.url(ad: "many", .firstQuartile) + "&n=\($0)" }
-            let ad = StandardAd.make(id: "many", start: podStart, duration: adDuration, userTypes: []) { type in
+            let ad = StandardAd.make(id: "many", start: adBreakStart, duration: adDuration, userTypes: []) { type in
                 switch type {
                 case .impression: [sink.url(ad: "many", .impression)]
                 case .firstQuartile: urls
@@ -87,14 +87,14 @@ import Testing
                 }
             }
             try await withAdService { service in
-                service.serve(Ads.document([Pod(id: "p-many", startTime: podStart, duration: adDuration, ads: [ad])]))
+                service.serve(Ads.document([AdBreak(id: "p-many", startTime: adBreakStart, duration: adDuration, ads: [ad])]))
                 try await withDaemon(["--media-url", reliability.mediaURL(service), "--stdin"]) { daemon in
                     try await daemon.waitUntilListening()
                     var feed = TickFeed(from: Ads.t0)
-                    feed.play(to: podStart + 500)
+                    feed.play(to: adBreakStart + 500)
                     daemon.send(feed.takeLines())
                     try await eventually(timeout: .seconds(20), "the impression answered 500") { sink.count(ad: "many", .impression) >= 1 }
-                    feed.play(to: podStart + adDuration / 4 + 500)
+                    feed.play(to: adBreakStart + adDuration / 4 + 500)
                     daemon.send(feed.takeLines())
                     let report = try await daemon.waitForStatus(timeout: .seconds(15), "the sixteen delivered") { report in
                         report.state(ofAd: "many", .firstQuartile) == .done

@@ -6,13 +6,13 @@ import Testing
 
 /// The line protocol on stdin and on the control socket.
 @Suite struct InputTests {
-    let podStart = Ads.t0 + 2_000
+    let adBreakStart = Ads.t0 + 2_000
 
     @Test func garbageLinesAreCountedLoggedAndChangeNothing() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { service, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, on: $0)] }) { service, daemon in
             // Into the ad, up to 1 s before its first quartile.
             var before = TickFeed(from: Ads.t0)
-            before.play(to: podStart + 2_000)
+            before.play(to: adBreakStart + 2_000)
             daemon.send(before.lines)
 
             let garbage: [[UInt8]] = [
@@ -26,8 +26,8 @@ import Testing
             ]
             for line in garbage { daemon.send(bytes: line) }
 
-            var after = TickFeed(from: podStart + 2_250, at: before.at + 250)
-            after.play(to: podStart + 14_000)
+            var after = TickFeed(from: adBreakStart + 2_250, at: before.at + 250)
+            after.play(to: adBreakStart + 14_000)
             daemon.send(after.lines)
 
             let report = try await daemon.waitForStatus("every tick handled") {
@@ -54,7 +54,7 @@ import Testing
             guard request.path == "/live/master.m3u8", request.method == "POST" else { return nil }
             return .json(#"{"manifestUrl": "/live/master.m3u8?sessid=sock", "trackingUrl": "/live/metadata?sessid=sock"}"#)
         }) { service in
-            service.serve(Ads.document([Ads.pod(id: "p1", start: podStart, on: service)]))
+            service.serve(Ads.document([Ads.adBreak(id: "p1", start: adBreakStart, on: service)]))
             try await withDaemon([]) { daemon in
                 let idle = try await daemon.waitUntilListening()
                 #expect(idle.state == "idle")
@@ -69,7 +69,7 @@ import Testing
 
                 try await daemon.waitForStatus("the first metadata") { $0.dataRange != nil }
                 var feed = TickFeed(from: Ads.t0)
-                feed.play(to: podStart + 14_000)
+                feed.play(to: adBreakStart + 14_000)
                 feed.line("not a command")
                 let replies = try await RawSocketConnection.exchange(path: daemon.socketPath, lines: feed.lines)
                 #expect(replies.count == 1)

@@ -7,18 +7,18 @@ import Testing
 
 /// Logs never stop beacons: a stderr nobody reads, and a client flooding bad lines.
 @Suite struct LogBackpressureTests {
-    let podStart = Ads.t0 + 2_000
+    let adBreakStart = Ads.t0 + 2_000
 
     /// `count` back-to-back ads of 1 s whose URLs are long, so that their log lines fill a pipe fast.
-    func longURLPod(ads count: Int, on service: AdService) -> Pod {
+    func longURLPod(ads count: Int, on service: AdService) -> AdBreak {
         let padding = "&pad=" + String(repeating: "x", count: 1_000)
         let ads = (0..<count).map { index in
             let adID = "p1-a\(index + 1)"
-            return StandardAd.make(id: adID, start: podStart + Milliseconds(index) * 1_000, duration: 1_000, userTypes: []) {
+            return StandardAd.make(id: adID, start: adBreakStart + Milliseconds(index) * 1_000, duration: 1_000, userTypes: []) {
                 [service.beaconURL(ad: adID, $0, extra: padding)]
             }
         }
-        return Pod(id: "p1", startTime: podStart, duration: Milliseconds(count) * 1_000, ads: ads)
+        return AdBreak(id: "p1", startTime: adBreakStart, duration: Milliseconds(count) * 1_000, ads: ads)
     }
 
     /// The counts of every `log lines dropped` line.
@@ -41,7 +41,7 @@ import Testing
             }
             try await daemon.waitUntilListening()
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + Milliseconds(ads) * 1_000 + 500)
+            feed.play(to: adBreakStart + Milliseconds(ads) * 1_000 + 500)
             daemon.send(feed.lines)
             // Each beacon logs about 2 kB (its URL twice): far more than the pipe and the log buffer hold.
             let report = try await daemon.waitForStatus(timeout: .seconds(90), "every beacon delivered while stderr is not read") { report in
@@ -73,14 +73,14 @@ import Testing
     }
 
     @Test func aClientWritingAHundredThousandBadLinesGetsAFewLogLinesAndEveryOneCounted() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, adDuration: 4_000, on: $0)] }) { service, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, adDuration: 4_000, on: $0)] }) { service, daemon in
             let count = 100_000
             let flood = Array((0..<count).map { "not a line \($0)\n" }.joined().utf8)
             let client = try #require(try await ControlClient.connect(path: daemon.socketPath).first)
             let started = ContinuousClock.now
             try await client.send(flood)
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 5_000)
+            feed.play(to: adBreakStart + 5_000)
             daemon.send(feed.lines)
             try await daemon.waitForStatus(timeout: .seconds(120), "every bad line counted") { $0.counters.badLines == count }
             let seconds = Int((ContinuousClock.now - started).components.seconds) + 2

@@ -6,16 +6,16 @@ import Testing
 
 /// What `beaconctl run` writes on stderr: the line shape, journald priorities, levels, debug tracking.
 @Suite struct LogTests {
-    let podStart = Ads.t0 + 2_000
+    let adBreakStart = Ads.t0 + 2_000
 
     /// Plays one ad through and sends one bad line (a warning); returns the daemon's stderr lines.
     func playOneAd(arguments: [String] = [], environment: [String: String] = [:]) async throws -> (lines: [String], service: AdService?) {
         var result: (lines: [String], service: AdService?) = ([], nil)
         try await withPlayback(
-            arguments: arguments, environment: environment, pods: { [Ads.pod(id: "p1", start: podStart, adDuration: 4_000, on: $0)] }
+            arguments: arguments, environment: environment, adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, adDuration: 4_000, on: $0)] }
         ) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 5_000)
+            feed.play(to: adBreakStart + 5_000)
             daemon.send(feed.lines)
             daemon.send("not a line")
             try await daemon.waitForStatus("every playback event reported") { report in
@@ -39,7 +39,7 @@ import Testing
         }
     }
 
-    @Test func everyBeaconLineCarriesTheTokenPodAdEventURLStatusAndLatency() async throws {
+    @Test func everyBeaconLineCarriesTheTokenAdBreakAdEventURLStatusAndLatency() async throws {
         let (lines, _) = try await playOneAd()
         let beacons = lines.filter { $0.contains(" BEACON ") }
         #expect(beacons.count == Ads.playbackTypes.count, "\(lines.joined(separator: "\n"))")

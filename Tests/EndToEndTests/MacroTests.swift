@@ -9,7 +9,7 @@ import Testing
 /// and a retry, or the resend after a kill -9 with the request in flight, is the identical URL.
 @Suite struct MacroTests {
     let reliability = ReliabilityTests()
-    var podStart: Milliseconds { reliability.podStart }
+    var adBreakStart: Milliseconds { reliability.adBreakStart }
     var adDuration: Milliseconds { ReliabilityTests.adDuration }
     static let ifa = "6D92078A-8246-4BA4-AE5B-76104861E7DC"
     /// Every macro the daemon fills, one percent-encoded, and one it does not support.
@@ -20,11 +20,11 @@ import Testing
     /// What VAST leaves unencoded in a value.
     static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    /// A pod of one 8 s ad `<id>-a1` whose playback events signal `sink` with every macro.
-    func pod(_ id: String, on sink: BeaconSink) -> Pod {
+    /// A ad break of one 8 s ad `<id>-a1` whose playback events signal `sink` with every macro.
+    func adBreak(_ id: String, on sink: BeaconSink) -> AdBreak {
         let adID = "\(id)-a1"
-        let ad = StandardAd.make(id: adID, start: podStart, duration: adDuration, userTypes: []) { [sink.url(ad: adID, $0) + Self.macros] }
-        return Pod(id: id, startTime: podStart, duration: adDuration, ads: [ad])
+        let ad = StandardAd.make(id: adID, start: adBreakStart, duration: adDuration, userTypes: []) { [sink.url(ad: adID, $0) + Self.macros] }
+        return AdBreak(id: id, startTime: adBreakStart, duration: adDuration, ads: [ad])
     }
 
     /// The requests of `event` the sink received, as URIs.
@@ -58,13 +58,13 @@ import Testing
             // The first request of a start URL is answered 503: a retry of another URL would get 503 again.
             sink.answer { uri, count in uri.contains("&cn=start&") && count == 1 ? .status(503) : .status(204) }
             try await withAdService { service in
-                service.serve(Ads.document([pod("m", on: sink)]))
+                service.serve(Ads.document([adBreak("m", on: sink)]))
                 let arguments = ["--media-url", reliability.mediaURL(service), "--stdin", "--ifa", Self.ifa, "--ifa-type", "rida", "--debug-tracking"]
                 try await withDaemon(arguments) { daemon in
                     let version = try await daemon.waitUntilListening().version
                     let before = WallClock.now()
                     var feed = TickFeed(from: Ads.t0)
-                    feed.play(to: podStart + adDuration + 500)
+                    feed.play(to: adBreakStart + adDuration + 500)
                     daemon.send(feed.lines)
                     let report = try await daemon.waitForStatus(timeout: .seconds(30), "every event done") { report in
                         Ads.playbackTypes.allSatisfy { report.state(ofAd: "m-a1", $0) == .done }
@@ -88,7 +88,7 @@ import Testing
                     // Status: the URL as in the metadata and, per delivery, as sent.
                     let delivery = try #require(report.deliveries.first { $0.event == .firstQuartile })
                     #expect(delivery.url == sink.url(ad: "m-a1", .firstQuartile) + Self.macros)
-                    #expect("http://127.0.0.1:\(sink.port)" + quartile == delivery.sentUrl)
+                    #expect("http://127.0.0.1:\(sink.port)" + quartile == delivery.sentURL)
                     // The identifier is sent, never logged, even with --debug-tracking.
                     try await finish(daemon)
                     #expect(daemon.stderrLines.contains { $0.contains("[IFA]") && $0.contains("BEACON") })
@@ -107,12 +107,12 @@ import Testing
                 uri.contains("&cn=midpoint&") && count == 1 ? await .delayed(.seconds(30), .status(204)) : .status(204)
             }
             try await withAdService { service in
-                service.serve(Ads.document([pod("k", on: sink)]))
+                service.serve(Ads.document([adBreak("k", on: sink)]))
                 let arguments = ["--media-url", reliability.mediaURL(service), "--stdin", "--ifa", Self.ifa]
                 var feed = TickFeed(from: Ads.t0)
                 try await withDaemon(arguments, environment: environment) { daemon in
                     try await daemon.waitUntilListening()
-                    feed.play(to: podStart + adDuration / 2 + 500)
+                    feed.play(to: adBreakStart + adDuration / 2 + 500)
                     daemon.send(feed.takeLines())
                     // The events before it done too: one still in flight at the kill would be resent as well.
                     try await daemon.waitForStatus("the events before the midpoint done and the midpoint in flight") { report in
@@ -124,8 +124,8 @@ import Testing
                     _ = try await daemon.waitForExit()
                 }
                 try await withDaemon(arguments, environment: environment) { daemon in
-                    try await daemon.waitForStatus("the session resumed") { $0.session?.sessionId == "rel" }
-                    feed.play(to: podStart + adDuration + 500)
+                    try await daemon.waitForStatus("the session resumed") { $0.session?.sessionID == "rel" }
+                    feed.play(to: adBreakStart + adDuration + 500)
                     daemon.send(feed.takeLines())
                     let report = try await daemon.waitForStatus("every event done") { report in
                         Ads.playbackTypes.allSatisfy { report.state(ofAd: "k-a1", $0) == .done }
@@ -144,7 +144,7 @@ import Testing
     }
 
     /// On a media-time session the content position is known: a mid-roll's beacons carry it, the
-    /// pre-roll's 12 s left out (`Ads.pod`'s ads are 12 s long).
+    /// pre-roll's 12 s left out (`Ads.adBreak`'s ads are 12 s long).
     @Test func aMediaTimeSessionFillsTheContentPlayhead() async throws {
         let midRoll: Milliseconds = 60_000
         try await withAdService { service in
@@ -154,7 +154,7 @@ import Testing
             service.serve(
                 MetadataDocument(
                     dataRange: DataRange(start: 0, end: 120_000),
-                    pods: [Ads.pod(id: "pre", start: 0, on: service), Pod(id: "mid", startTime: midRoll, duration: 12_000, ads: [ad])],
+                    adBreaks: [Ads.adBreak(id: "pre", start: 0, on: service), AdBreak(id: "mid", startTime: midRoll, duration: 12_000, ads: [ad])],
                     timeline: .mediaTime))
             try await withDaemon(["--media-url", "\(service.baseURL)/live/master.m3u8?sessid=e2e", "--stdin"]) { daemon in
                 try await daemon.waitUntilListening()

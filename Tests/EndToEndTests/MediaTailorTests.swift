@@ -58,7 +58,7 @@ import Testing
                 #expect(report.adBreaks.map(\.startTime) == Self.avails.map(\.start))
                 #expect(report.timeline == .mediaTime)
                 #expect(report.adBreaks[0].ads.map(\.id) == [MediaTailorDocument.adBreakTrackingAdID, "m1-ad1"])
-                #expect(report.session?.sessionId == "sim-1")
+                #expect(report.session?.sessionID == "sim-1")
                 let queries = service.trackingQueries()
                 #expect(queries.contains("nextToken=page-1") && queries.contains("nextToken=page-2"), "\(queries)")
                 // Polling goes on from the last token, never from the first page again.
@@ -166,7 +166,7 @@ import Testing
             }
             try await withDaemon(Self.arguments(service), environment: environment) { daemon in
                 let report = try await daemon.waitForStatus("resumed") { $0.session?.dialect == .mediatailor && $0.adBreaks.count == 2 }
-                #expect(report.session?.sessionId == "sim-1")
+                #expect(report.session?.sessionID == "sim-1")
                 feed.jump(to: Ads.t0 + 39_000)
                 feed.play(to: Ads.t0 + 57_500)
                 daemon.send(feed.takeLines())

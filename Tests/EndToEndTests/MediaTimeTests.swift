@@ -15,9 +15,9 @@ import Testing
     static func vod(on service: AdService) -> MetadataDocument {
         MetadataDocument(
             dataRange: DataRange(start: 0, end: end),
-            pods: [
-                Ads.pod(id: "pre", start: 0, on: service), Ads.pod(id: "mid", start: midRoll, on: service),
-                Ads.pod(id: "post", start: postRoll, on: service),
+            adBreaks: [
+                Ads.adBreak(id: "pre", start: 0, on: service), Ads.adBreak(id: "mid", start: midRoll, on: service),
+                Ads.adBreak(id: "post", start: postRoll, on: service),
             ],
             timeline: .mediaTime)
     }
@@ -124,7 +124,7 @@ import Testing
     @Test func aLaterDocumentOnProgramDateTimeIsRejectedAndTheSessionKeepsItsOwn() async throws {
         try await withPlayback(arguments: ["--metadata-interval", "1"], serving: { $0.serve(Self.vod(on: $0)) }) { service, daemon in
             try await daemon.waitForStatus("the media-time document applied") { $0.timeline == .mediaTime }
-            service.serve(Ads.document([Ads.pod(id: "live", start: Ads.t0, on: service)]))
+            service.serve(Ads.document([Ads.adBreak(id: "live", start: Ads.t0, on: service)]))
             let report = try await daemon.waitForStatus("the program-date-time document rejected") { $0.counters.metadataErrors > 0 }
             #expect(report.lastError == "metadata: rejected: the document is on programDateTime, the session on mediaTime")
             #expect(report.timeline == .mediaTime)
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func aProgramDateTimeSessionRefusesPositions() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: Ads.t0 + 5_000, on: $0)] }) { _, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: Ads.t0 + 5_000, on: $0)] }) { _, daemon in
             try await daemon.waitForStatus("the document applied") { $0.timeline == .programDateTime }
             let reply = try await daemon.request(#"{"position": 12.5}"#)
             #expect(reply.contains("a position tick on a program-date-time session"), "\(reply)")

@@ -12,7 +12,7 @@ import Testing
 @Suite struct MetadataFaultTests {
     typealias Response = HTTPServer.Response
 
-    static let podStart = Ads.t0 + 2_000
+    static let adBreakStart = Ads.t0 + 2_000
     static let trackingPath = "/live/metadata"
     /// The largest metadata body the daemon takes.
     static let cap = DaemonConfiguration(version: "test").maxMetadataBytes
@@ -33,9 +33,9 @@ import Testing
 
     /// A document whose one event, `start` of ad p1-a1 in ad break p1, has `startTime` and
     /// `duration` as written (JSON text): a way to serve absurd numbers in a known place.
-    static func document(startTime: String = "\(podStart)", duration: String = "0") -> String {
-        #"{"dataRange": {"start": \#(Ads.t0), "end": \#(podStart + 12_000)}, "adBreaks": [{"id": "p1", "startTime": \#(podStart), "duration": 12000, "#
-            + #""ads": [{"id": "p1-a1", "startTime": \#(podStart), "duration": 12000, "trackingEvents": [{"event": "start", "startTime": \#(startTime), "duration": \#(duration), "signalingUrls": []}]}]}]}"#
+    static func document(startTime: String = "\(adBreakStart)", duration: String = "0") -> String {
+        #"{"dataRange": {"start": \#(Ads.t0), "end": \#(adBreakStart + 12_000)}, "adBreaks": [{"id": "p1", "startTime": \#(adBreakStart), "duration": 12000, "#
+            + #""ads": [{"id": "p1-a1", "startTime": \#(adBreakStart), "duration": 12000, "trackingEvents": [{"event": "start", "startTime": \#(startTime), "duration": \#(duration), "signalingUrls": []}]}]}]}"#
     }
 
     /// The faults served over HTTP, in groups that run side by side, each against its own daemon.
@@ -94,7 +94,7 @@ import Testing
     ) async throws {
         try await withAdService { sink in
             try await withAdService { metadata in
-                metadata.serve(Ads.document([Ads.pod(id: "p1", start: Self.podStart, on: sink)]))
+                metadata.serve(Ads.document([Ads.adBreak(id: "p1", start: Self.adBreakStart, on: sink)]))
                 let mediaURL = "\(metadata.baseURL)/live/master.m3u8?sessid=faults"
                 try await withDaemon(["--media-url", mediaURL, "--stdin", "--metadata-interval", "0.2"] + arguments) { daemon in
                     try await daemon.waitForStatus("the good metadata") { $0.adBreaks.map(\.id) == ["p1"] }
@@ -129,7 +129,7 @@ import Testing
     /// Plays through ad break p1 and expects every playback beacon at the sink.
     func playThroughTheAdBreak(_ daemon: DaemonProcess, sink: AdService) async throws {
         var feed = TickFeed(from: Ads.t0)
-        feed.play(to: Self.podStart + 14_000)
+        feed.play(to: Self.adBreakStart + 14_000)
         daemon.send(feed.lines)
         try await daemon.waitForStatus("every playback event done") { report in
             Ads.playbackTypes.allSatisfy { report.state(ofAd: "p1-a1", $0) == .done }
@@ -139,7 +139,7 @@ import Testing
     @Test(arguments: Group.allCases)
     func eachFaultKeepsTheLastGoodMetadata(group: Group) async throws {
         try await withFaultyMetadata { metadata, sink, daemon in
-            let good = Ads.document([Ads.pod(id: "p1", start: Self.podStart, on: sink)]).encodedJSON()
+            let good = Ads.document([Ads.adBreak(id: "p1", start: Self.adBreakStart, on: sink)]).encodedJSON()
             let faults = group.faults(good: good)
             for fault in faults {
                 try await expectSurvives(fault, from: metadata, daemon)
@@ -174,7 +174,7 @@ import Testing
     /// drips its body, and the metadata service down while the ad break plays.
     @Test func networkFaultsKeepTheLastGoodMetadata() async throws {
         try await withFaultyMetadata(arguments: ["--http-timeout", "1"]) { metadata, sink, daemon in
-            let good = Ads.document([Ads.pod(id: "p1", start: Self.podStart, on: sink)]).encodedJSON()
+            let good = Ads.document([Ads.adBreak(id: "p1", start: Self.adBreakStart, on: sink)]).encodedJSON()
             let faults = [
                 // Offline, a resolver may also wait for its DNS server until the timeout. The redirect
                 // was answered: what fails after it is the URL's, not its host's.

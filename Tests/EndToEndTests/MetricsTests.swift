@@ -7,7 +7,7 @@ import Testing
 
 /// `--metrics-address`: the real binary scraped over real HTTP after a scripted ad break.
 @Suite struct MetricsTests {
-    let podStart = Ads.t0 + 2_000
+    let adBreakStart = Ads.t0 + 2_000
 
     /// The port of the metrics URL the daemon logged, for the loopback address.
     static func metricsPort(of daemon: DaemonProcess) async throws -> Int {
@@ -30,13 +30,13 @@ import Testing
     }
 
     /// An ad whose midpoint URL answers 404 (not retried) and whose thirdQuartile URL is refused, then two more ad breaks.
-    func pods(_ service: AdService, thirdBreak: Bool) -> [Pod] {
-        let ad = StandardAd.make(id: "m1", start: podStart, duration: 8_000, userTypes: [.mute]) { type in
+    func adBreaks(_ service: AdService, thirdBreak: Bool) -> [AdBreak] {
+        let ad = StandardAd.make(id: "m1", start: adBreakStart, duration: 8_000, userTypes: [.mute]) { type in
             type == .thirdQuartile ? ["file:///etc/passwd"] : [service.beaconURL(ad: "m1", type)]
         }
-        var pods = [Pod(id: "p1", startTime: podStart, duration: 8_000, ads: [ad]), Ads.pod(id: "p2", start: podStart + 600_000, on: service)]
-        if thirdBreak { pods.append(Ads.pod(id: "p3", start: podStart + 900_000, on: service)) }
-        return pods
+        var adBreaks = [AdBreak(id: "p1", startTime: adBreakStart, duration: 8_000, ads: [ad]), Ads.adBreak(id: "p2", start: adBreakStart + 600_000, on: service)]
+        if thirdBreak { adBreaks.append(Ads.adBreak(id: "p3", start: adBreakStart + 900_000, on: service)) }
+        return adBreaks
     }
 
     @Test func aScriptedAdBreakShowsInTheScrapedMetrics() async throws {
@@ -44,7 +44,7 @@ import Testing
             arguments: ["--metrics-address", "127.0.0.1:0", "--metadata-interval", "0.2"],
             serving: { service in
                 service.answerBeacons(containing: "cn=midpoint", with: .status(404))
-                service.serve(Ads.document(pods(service, thirdBreak: false)))
+                service.serve(Ads.document(adBreaks(service, thirdBreak: false)))
             }
         ) { service, daemon in
             let port = try await Self.metricsPort(of: daemon)
@@ -52,13 +52,13 @@ import Testing
             #expect(listening == ["127.0.0.1:\(port)"])
             try await daemon.waitForStatus("two ad breaks") { $0.adBreaks.count == 2 }
             // A refresh adds a third ad break: only that one is new.
-            service.serve(Ads.document(pods(service, thirdBreak: true)))
+            service.serve(Ads.document(adBreaks(service, thirdBreak: true)))
             try await daemon.waitForStatus("three ad breaks") { $0.adBreaks.count == 3 }
 
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 1_000)
+            feed.play(to: adBreakStart + 1_000)
             feed.line("mute")
-            feed.play(to: podStart + 10_000)
+            feed.play(to: adBreakStart + 10_000)
             feed.line("garbage")
             feed.line("{\"playhead\": -5}")
             daemon.send(feed.lines)
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func withoutTheFlagNothingListensOnTCP() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { _, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, on: $0)] }) { _, daemon in
             try await daemon.waitForStatus("the metadata") { $0.adBreaks.count == 1 }
             let listening = try ListeningSockets.tcp(ofProcess: daemon.child.processIdentifier)
             #expect(listening == [])

@@ -5,13 +5,13 @@ import Testing
 
 /// Firing rules, judged from ticks piped to the real daemon's stdin.
 @Suite struct PlaybackTests {
-    /// The pod every test plays: it starts 5 s after the feed does.
-    let podStart = Ads.t0 + 5_000
+    /// The ad break every test plays: it starts 5 s after the feed does.
+    let adBreakStart = Ads.t0 + 5_000
 
     @Test func normalPlayFiresEachPlaybackEventOnce() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, ads: 2, on: $0)] }) { service, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, ads: 2, on: $0)] }) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 24_000 + 3_000)
+            feed.play(to: adBreakStart + 24_000 + 3_000)
             daemon.send(feed.lines)
 
             let ads = ["p1-a1", "p1-a2"]
@@ -34,9 +34,9 @@ import Testing
     }
 
     @Test func sparseTicksStillFireEveryQuartile() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { service, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, on: $0)] }) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 12_000 + 8_000, step: 5_000)
+            feed.play(to: adBreakStart + 12_000 + 8_000, step: 5_000)
             daemon.send(feed.lines)
             try await finish(daemon)
             expectEachPlaybackEventOnce(service, ads: ["p1-a1"])
@@ -44,8 +44,8 @@ import Testing
     }
 
     @Test func seekingOverAPodFiresNothingOfIt() async throws {
-        try await withPlayback(pods: {
-            [Ads.pod(id: "skipped", start: podStart, on: $0), Ads.pod(id: "played", start: Ads.t0 + 30_000, on: $0)]
+        try await withPlayback(adBreaks: {
+            [Ads.adBreak(id: "skipped", start: adBreakStart, on: $0), Ads.adBreak(id: "played", start: Ads.t0 + 30_000, on: $0)]
         }) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
             feed.play(to: Ads.t0 + 4_000)
@@ -70,14 +70,14 @@ import Testing
     }
 
     @Test func seekingIntoAnAdSkipsWhatLiesBeforeTheLanding() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { service, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, on: $0)] }) { service, daemon in
             // 12 s ad: start at +0, firstQuartile at +3 s, midpoint at +6 s; the seek lands at +5 s.
             var feed = TickFeed(from: Ads.t0)
             feed.play(to: Ads.t0 + 4_000)
             feed.line("seek-start")
-            feed.jump(to: podStart + 5_000)
+            feed.jump(to: adBreakStart + 5_000)
             feed.line("seek-end")
-            feed.play(to: podStart + 15_000)
+            feed.play(to: adBreakStart + 15_000)
             daemon.send(feed.lines)
             try await finish(daemon)
 
@@ -91,22 +91,22 @@ import Testing
     }
 
     @Test func pauseAndPlayFireOnlyWithinAnAd() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { service, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, on: $0)] }) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
             feed.play(to: Ads.t0 + 1_000)
             feed.line("pause")  // content: nothing
             feed.wait(2_000)
             feed.line("play")
-            feed.play(to: podStart + 2_000)
+            feed.play(to: adBreakStart + 2_000)
             feed.line("pause")  // in the ad: pause
             feed.wait(3_000)
             feed.tick()
             feed.line("play")  // resume
-            feed.play(to: podStart + 16_000)
+            feed.play(to: adBreakStart + 16_000)
             feed.line("pause")  // after the ad: nothing
             feed.wait(1_000)
             feed.line("play")
-            feed.play(to: podStart + 17_000)
+            feed.play(to: adBreakStart + 17_000)
             daemon.send(feed.lines)
             try await finish(daemon)
 
@@ -123,11 +123,11 @@ import Testing
     }
 
     @Test func rewindingOverAPlayedAdFiresNothingTwice() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { service, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, on: $0)] }) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 14_000)
+            feed.play(to: adBreakStart + 14_000)
             feed.jump(to: Ads.t0 + 1_000)
-            feed.play(to: podStart + 14_000)
+            feed.play(to: adBreakStart + 14_000)
             daemon.send(feed.lines)
             try await finish(daemon)
             expectEachPlaybackEventOnce(service, ads: ["p1-a1"])
@@ -135,18 +135,18 @@ import Testing
     }
 
     @Test func lateMetadataFiresWhatWasAlreadyPlayedOnce() async throws {
-        try await withPlayback(arguments: ["--metadata-interval", "0.2"], pods: { _ in [] }) { service, daemon in
+        try await withPlayback(arguments: ["--metadata-interval", "0.2"], adBreaks: { _ in [] }) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 14_000)
+            feed.play(to: adBreakStart + 14_000)
             daemon.send(feed.lines)
             try await daemon.waitForStatus("every tick handled") { $0.counters.ticks == feed.tickCount }
             #expect(service.beacons.isEmpty)
 
-            // The service now lists the pod that was played before it knew of it.
-            service.serve(Ads.document([Ads.pod(id: "late", start: podStart, on: service)], rangeEnd: podStart + 14_000))
+            // The service now lists the ad break that was played before it knew of it.
+            service.serve(Ads.document([Ads.adBreak(id: "late", start: adBreakStart, on: service)], rangeEnd: adBreakStart + 14_000))
             try await eventually("the late pod's 6 beacons") { service.beacons.count >= 6 }
             // A changed document merges again: what was fired stays fired.
-            service.serve(Ads.document([Ads.pod(id: "late", start: podStart, on: service)], rangeEnd: podStart + 20_000))
+            service.serve(Ads.document([Ads.adBreak(id: "late", start: adBreakStart, on: service)], rangeEnd: adBreakStart + 20_000))
             let fetches = try await daemon.status().counters.metadataFetches
             try await daemon.waitForStatus("3 more metadata refreshes") { $0.counters.metadataFetches >= fetches + 3 }
             try await finish(daemon)
@@ -155,13 +155,13 @@ import Testing
     }
 
     @Test func landingJustAfterAnAdStartStillFiresStart() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { service, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, on: $0)] }) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
             feed.play(to: Ads.t0 + 3_000)
             feed.line("seek-start")
-            feed.jump(to: podStart + 300)
+            feed.jump(to: adBreakStart + 300)
             feed.line("seek-end")
-            feed.play(to: podStart + 14_000)
+            feed.play(to: adBreakStart + 14_000)
             daemon.send(feed.lines)
             try await finish(daemon)
             expectEachPlaybackEventOnce(service, ads: ["p1-a1"])
@@ -169,19 +169,19 @@ import Testing
     }
 
     @Test func fastForwardAndJumpsAreNotPlayback() async throws {
-        try await withPlayback(pods: {
+        try await withPlayback(adBreaks: {
             [
-                Ads.pod(id: "fast", start: podStart, on: $0), Ads.pod(id: "jumped", start: Ads.t0 + 30_000, on: $0),
-                Ads.pod(id: "played", start: Ads.t0 + 50_000, on: $0),
+                Ads.adBreak(id: "fast", start: adBreakStart, on: $0), Ads.adBreak(id: "jumped", start: Ads.t0 + 30_000, on: $0),
+                Ads.adBreak(id: "played", start: Ads.t0 + 50_000, on: $0),
             ]
         }) { service, daemon in
-            // Through the first pod at rate 2 (the player says so), through the second in 5 s jumps every 250 ms.
+            // Through the first ad break at rate 2 (the player says so), through the second in 5 s jumps every 250 ms.
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart - 1_000)
+            feed.play(to: adBreakStart - 1_000)
             feed.line("rate 2")
             var at = feed.at
             var lines: [String] = []
-            for playhead in stride(from: podStart - 500, through: podStart + 14_000, by: 500) {
+            for playhead in stride(from: adBreakStart - 500, through: adBreakStart + 14_000, by: 500) {
                 at += 250
                 lines.append("{\"playhead\": \(playhead), \"at\": \(at), \"rate\": 2}")
             }
@@ -190,7 +190,7 @@ import Testing
                 at += 250
                 lines.append("{\"playhead\": \(playhead), \"at\": \(at)}")
             }
-            // Then plain 1x play through a third pod, which fires.
+            // Then plain 1x play through a third ad break, which fires.
             var normal = TickFeed(from: Ads.t0 + 48_000, at: at + 250)
             normal.play(to: Ads.t0 + 64_000)
             daemon.send(feed.lines + lines + normal.lines)
@@ -202,11 +202,11 @@ import Testing
     }
 
     @Test func userActionsWithinAnAdFireEveryTime() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { service, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, on: $0)] }) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 1_000)
+            feed.play(to: adBreakStart + 1_000)
             for line in ["mute", "unmute", "mute", "click", "expand", "collapse", "skip", "rewind"] { feed.line(line) }
-            feed.play(to: podStart + 14_000)
+            feed.play(to: adBreakStart + 14_000)
             feed.line("click")  // after the ad's end and its 500 ms grace: nothing
             daemon.send(feed.lines)
             try await finish(daemon)

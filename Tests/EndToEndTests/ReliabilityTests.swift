@@ -9,28 +9,28 @@ import Testing
 /// servers and networks do, and across kills and restarts. Each test counts what reached the sink,
 /// for a Harmonic session and for a MediaTailor one serving the same ads.
 @Suite struct ReliabilityTests {
-    let podStart = Ads.t0 + 2_000
+    let adBreakStart = Ads.t0 + 2_000
     static let adDuration: Milliseconds = 8_000
 
-    /// A pod of `count` ads of 8 s from `podStart`, named `<id>-a1`..., every playback event signaling `sink`.
-    func pod(_ id: String, ads count: Int, on sink: BeaconSink) -> Pod {
+    /// A ad break of `count` ads of 8 s from `adBreakStart`, named `<id>-a1`..., every playback event signaling `sink`.
+    func adBreak(_ id: String, ads count: Int, on sink: BeaconSink) -> AdBreak {
         let ads = (0..<count).map { index in
             let adID = "\(id)-a\(index + 1)"
             return StandardAd.make(
-                id: adID, start: podStart + Milliseconds(index) * Self.adDuration, duration: Self.adDuration, userTypes: []
+                id: adID, start: adBreakStart + Milliseconds(index) * Self.adDuration, duration: Self.adDuration, userTypes: []
             ) { [sink.url(ad: adID, $0)] }
         }
-        return Pod(id: id, startTime: podStart, duration: Milliseconds(count) * Self.adDuration, ads: ads)
+        return AdBreak(id: id, startTime: adBreakStart, duration: Milliseconds(count) * Self.adDuration, ads: ads)
     }
 
     /// A Harmonic session's media URL, for the scenarios that run against that dialect only.
     func mediaURL(_ service: AdService) -> String { ServedDialect.harmonic.mediaURL(service) }
 
-    /// Expects every playback event of every ad of `pod` to have reached the sink exactly `times` times.
+    /// Expects every playback event of every ad of `adBreak` to have reached the sink exactly `times` times.
     func expectEachBeacon(
-        of pod: Pod, on sink: BeaconSink, times: Int = 1, except: Set<String> = [], sourceLocation: SourceLocation = #_sourceLocation
+        of adBreak: AdBreak, on sink: BeaconSink, times: Int = 1, except: Set<String> = [], sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        for ad in pod.ads {
+        for ad in adBreak.ads {
             for type in Ads.playbackTypes where !except.contains("\(ad.id)/\(type)") {
                 #expect(sink.count(ad: ad.id, type) == times, "\(ad.id) \(type)\n\(sink.summary)", sourceLocation: sourceLocation)
             }
@@ -44,8 +44,8 @@ import Testing
         let dialect = ServedDialect.harmonic
         try await withBeaconSink { sink in
             try await withAdService { service in
-                let pod = pod("o", ads: 3, on: sink)
-                try dialect.serve([pod], on: service)
+                let adBreak = adBreak("o", ads: 3, on: sink)
+                try dialect.serve([adBreak], on: service)
                 await sink.down()
                 try await withDaemon(["--media-url", dialect.mediaURL(service), "--stdin"]) { daemon in
                     try await daemon.waitUntilListening()
@@ -53,7 +53,7 @@ import Testing
                     // order. Playing an ad to its end also fires the next one's impression and start.
                     var feed = TickFeed(from: Ads.t0)
                     for index in 1...3 {
-                        feed.play(to: podStart + Milliseconds(index) * Self.adDuration + 500)
+                        feed.play(to: adBreakStart + Milliseconds(index) * Self.adDuration + 500)
                         daemon.send(feed.takeLines())
                         let due = min(6 * index + 2, 18)
                         try await daemon.waitForStatus("the \(due) beacons of ad \(index) and before due") { $0.deliveries.count == due }
@@ -69,7 +69,7 @@ import Testing
                     let report = try await daemon.waitForStatus(timeout: .seconds(60), "every delivery delivered after the outage") { report in
                         report.deliveries.count == 18 && report.deliveries.allSatisfy { $0.state == .delivered }
                     }
-                    expectEachBeacon(of: pod, on: sink)
+                    expectEachBeacon(of: adBreak, on: sink)
                     #expect(sink.received.count == 18, "\(sink.summary)")
                     #expect(report.counters.beaconsSent == 18)
                     #expect(report.session?.dialect == dialect.dialect)
@@ -78,7 +78,7 @@ import Testing
                     // after the previous ad's. Within an ad they may swap: a recovering host takes 2, 4, 8...
                     // requests at once, over several connections.
                     let arrivals = sink.received.map(\.uri)
-                    let meanArrival = pod.ads.map { ad in
+                    let meanArrival = adBreak.ads.map { ad in
                         let places = arrivals.indices.filter { arrivals[$0].contains("ad=\(ad.id)&") }
                         return Double(places.reduce(0, +)) / Double(max(places.count, 1))
                     }
@@ -99,12 +99,12 @@ import Testing
                 return .status(204)
             }
             try await withAdService { service in
-                let pod = pod("r", ads: 1, on: sink)
-                try dialect.serve([pod], on: service)
+                let adBreak = adBreak("r", ads: 1, on: sink)
+                try dialect.serve([adBreak], on: service)
                 try await withDaemon(["--media-url", dialect.mediaURL(service), "--stdin", "--metrics-address", "127.0.0.1:0"]) { daemon in
                     try await daemon.waitUntilListening()
                     var feed = TickFeed(from: Ads.t0)
-                    feed.play(to: podStart + Self.adDuration + 500)
+                    feed.play(to: adBreakStart + Self.adDuration + 500)
                     daemon.send(feed.lines)
                     let report = try await daemon.waitForStatus(timeout: .seconds(30), "start delivered after two 503s") {
                         $0.state(ofAd: "r-a1", .start) == .done
@@ -126,7 +126,7 @@ import Testing
                     #expect(midpoint.lastStatus == 404)
                     try await Task.sleep(for: .seconds(3))
                     #expect(sink.count(ad: "r-a1", .midpoint) == 1, "a 404 is never retried")
-                    expectEachBeacon(of: pod, on: sink, except: ["r-a1/start", "r-a1/midpoint"])
+                    expectEachBeacon(of: adBreak, on: sink, except: ["r-a1/start", "r-a1/midpoint"])
 
                     let (_, metrics) = try await MetricsTests.scrape(port: try await MetricsTests.metricsPort(of: daemon))
                     let beacons = "beaconctl_beacons_total"

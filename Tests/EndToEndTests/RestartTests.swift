@@ -9,23 +9,23 @@ import Testing
 /// Harmonic session and for a MediaTailor one.
 @Suite struct RestartTests {
     let reliability = ReliabilityTests()
-    var podStart: Milliseconds { reliability.podStart }
+    var adBreakStart: Milliseconds { reliability.adBreakStart }
     var adDuration: Milliseconds { ReliabilityTests.adDuration }
 
     /// A sink that holds the first midpoint request (answered only after 30 s, so it is in flight
     /// meanwhile) and an ad service speaking `dialect` with one ad `<id>-a1` signaling it; `body`
     /// gets the daemon's arguments.
     func withAHeldMidpoint<R>(
-        _ id: String, _ dialect: ServedDialect = .harmonic, _ body: (BeaconSink, Pod, [String]) async throws -> R
+        _ id: String, _ dialect: ServedDialect = .harmonic, _ body: (BeaconSink, AdBreak, [String]) async throws -> R
     ) async throws -> R {
         try await withBeaconSink { sink in
             sink.answer { uri, count in
                 uri.contains("cn=midpoint") && count == 1 ? await .delayed(.seconds(30), .status(204)) : .status(204)
             }
             return try await withAdService { service in
-                let pod = reliability.pod(id, ads: 1, on: sink)
-                try dialect.serve([pod], on: service)
-                return try await body(sink, pod, ["--media-url", dialect.mediaURL(service), "--stdin"])
+                let adBreak = reliability.adBreak(id, ads: 1, on: sink)
+                try dialect.serve([adBreak], on: service)
+                return try await body(sink, adBreak, ["--media-url", dialect.mediaURL(service), "--stdin"])
             }
         }
     }
@@ -33,7 +33,7 @@ import Testing
     /// Plays `feed` to the middle of the ad and waits until its midpoint request reached the sink, still in flight.
     func playUntilTheMidpointIsInFlight(_ daemon: DaemonProcess, _ sink: BeaconSink, ad: String, feed: inout TickFeed) async throws {
         try await daemon.waitUntilListening()
-        feed.play(to: podStart + adDuration / 2 + 500)
+        feed.play(to: adBreakStart + adDuration / 2 + 500)
         daemon.send(feed.takeLines())
         try await daemon.waitForStatus("the events before the midpoint done and the midpoint in flight") { report in
             [.impression, .start, .firstQuartile].allSatisfy { report.state(ofAd: ad, $0) == .done }
@@ -46,7 +46,7 @@ import Testing
     func afterKillNineTheResumedSessionSendsOnlyWhatWasInFlightTwice(_ dialect: ServedDialect) async throws {
         let state = try TemporaryDirectory()
         let environment = ["STATE_DIRECTORY": state.path]
-        try await withAHeldMidpoint("k", dialect) { sink, pod, arguments in
+        try await withAHeldMidpoint("k", dialect) { sink, adBreak, arguments in
             var feed = TickFeed(from: Ads.t0)
             try await withDaemon(arguments, environment: environment) { daemon in
                 try await playUntilTheMidpointIsInFlight(daemon, sink, ad: "k-a1", feed: &feed)
@@ -54,15 +54,15 @@ import Testing
                 _ = try await daemon.waitForExit()
             }
             try await withDaemon(arguments, environment: environment) { daemon in
-                try await daemon.waitForStatus("the session resumed") { $0.session?.sessionId == ServedDialect.sessionID }
-                feed.play(to: podStart + adDuration + 500)
+                try await daemon.waitForStatus("the session resumed") { $0.session?.sessionID == ServedDialect.sessionID }
+                feed.play(to: adBreakStart + adDuration + 500)
                 daemon.send(feed.takeLines())
                 let report = try await daemon.waitForStatus("every event done") { report in
                     Ads.playbackTypes.allSatisfy { report.state(ofAd: "k-a1", $0) == .done }
                 }
                 #expect(daemon.stderrLines.contains { $0.contains("session resumed from the journal") })
                 #expect(report.counters.beaconsResent == 1)
-                reliability.expectEachBeacon(of: pod, on: sink, except: ["k-a1/midpoint"])
+                reliability.expectEachBeacon(of: adBreak, on: sink, except: ["k-a1/midpoint"])
                 #expect(sink.count(ad: "k-a1", .midpoint) == 2, "the request in flight at the kill, sent again\n\(sink.summary)")
                 try await finish(daemon)
             }
@@ -81,13 +81,13 @@ import Testing
                 return .status(204)
             }
             try await withAdService { service in
-                let pod = reliability.pod("t", ads: 1, on: sink)
-                try dialect.serve([pod], on: service)
+                let adBreak = reliability.adBreak("t", ads: 1, on: sink)
+                try dialect.serve([adBreak], on: service)
                 try await withDaemon(["--media-url", dialect.mediaURL(service), "--stdin", "--drain-timeout", "5"], environment: environment) {
                     daemon in
                     try await daemon.waitUntilListening()
                     var feed = TickFeed(from: Ads.t0)
-                    feed.play(to: podStart + adDuration / 4 + 500)
+                    feed.play(to: adBreakStart + adDuration / 4 + 500)
                     daemon.send(feed.lines)
                     try await daemon.waitForStatus("start in flight, firstQuartile waiting for a retry") { report in
                         report.deliveries.contains { $0.event == .start && $0.state == .inFlight }
@@ -106,7 +106,7 @@ import Testing
                     }
                     #expect(sink.count(ad: "t-a1", .firstQuartile) == before + 1)
                     #expect(daemon.stderrLines.contains { $0.contains("resuming 1 beacon deliveries from the journal") })
-                    reliability.expectEachBeacon(of: pod, on: sink, except: ["t-a1/firstQuartile", "t-a1/midpoint", "t-a1/thirdQuartile", "t-a1/complete"])
+                    reliability.expectEachBeacon(of: adBreak, on: sink, except: ["t-a1/firstQuartile", "t-a1/midpoint", "t-a1/thirdQuartile", "t-a1/complete"])
                 }
             }
         }
@@ -119,8 +119,8 @@ import Testing
         defer { try? Self.setWritable(state.path, true) }
         try await withBeaconSink { sink in
             try await withAdService { service in
-                let pod = reliability.pod("w", ads: 1, on: sink)
-                try dialect.serve([pod], on: service)
+                let adBreak = reliability.adBreak("w", ads: 1, on: sink)
+                try dialect.serve([adBreak], on: service)
                 try await withDaemon(["--media-url", dialect.mediaURL(service), "--stdin"], environment: ["STATE_DIRECTORY": state.path]) { daemon in
                     let first = try await daemon.waitUntilListening()
                     #expect(first.journal.state == .unavailable)
@@ -130,12 +130,12 @@ import Testing
                     #expect(text.stdout.contains("UNAVAILABLE, working from memory"), "\(text.stdout)")
 
                     var feed = TickFeed(from: Ads.t0)
-                    feed.play(to: podStart + adDuration + 500)
+                    feed.play(to: adBreakStart + adDuration + 500)
                     daemon.send(feed.lines)
                     try await daemon.waitForStatus("every event done without a journal") { report in
                         Ads.playbackTypes.allSatisfy { report.state(ofAd: "w-a1", $0) == .done }
                     }
-                    reliability.expectEachBeacon(of: pod, on: sink)
+                    reliability.expectEachBeacon(of: adBreak, on: sink)
 
                     try Self.setWritable(state.path, true)
                     try await daemon.waitForStatus(timeout: .seconds(30), "the journal back") { $0.journal.state == .ok }

@@ -47,22 +47,22 @@ import Testing
         }
     }
 
-    /// Reads the session line and checks it names `manifest`, `tracking` and `sessionId`, then that
+    /// Reads the session line and checks it names `manifest`, `tracking` and `sessionID`, then that
     /// the metadata is polled at `trackingPath` and status shows the session.
     func expectSession(
-        _ daemon: DaemonProcess, _ service: AdService, manifest: String, tracking: String, sessionId: String,
+        _ daemon: DaemonProcess, _ service: AdService, manifest: String, tracking: String, sessionID: String,
         trackingPath: String, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let line = try await daemon.sessionLine()
         let announced = try JSONDecoder().decode([String: String].self, from: Data(line.utf8))
-        #expect(announced == ["manifestUrl": manifest, "trackingUrl": tracking, "sessionId": sessionId], sourceLocation: sourceLocation)
+        #expect(announced == ["manifestUrl": manifest, "trackingUrl": tracking, "sessionId": sessionID], sourceLocation: sourceLocation)
         try await eventually("a metadata GET on \(trackingPath)") {
-            service.metadataRequests.contains { $0.path == trackingPath && ($0.query ?? "").contains("sessid=\(sessionId)") }
+            service.metadataRequests.contains { $0.path == trackingPath && ($0.query ?? "").contains("sessid=\(sessionID)") }
         }
         let report = try await daemon.waitForStatus("the first metadata") { $0.dataRange != nil }
-        #expect(report.session?.manifestUrl == manifest, sourceLocation: sourceLocation)
-        #expect(report.session?.trackingUrl == tracking, sourceLocation: sourceLocation)
-        #expect(report.session?.sessionId == sessionId, sourceLocation: sourceLocation)
+        #expect(report.session?.manifestURL == manifest, sourceLocation: sourceLocation)
+        #expect(report.session?.trackingURL == tracking, sourceLocation: sourceLocation)
+        #expect(report.session?.sessionID == sessionID, sourceLocation: sourceLocation)
         #expect(report.counters.metadataErrors == 0, "\(report.lastError ?? "")", sourceLocation: sourceLocation)
     }
 
@@ -73,7 +73,7 @@ import Testing
         }) { service, daemon in
             try await expectSession(
                 daemon, service, manifest: "\(service.baseURL)/live/sess/p1/master.m3u8?sessid=p1",
-                tracking: "\(service.baseURL)/live/sess/p1/metadata?sessid=p1", sessionId: "p1", trackingPath: "/live/sess/p1/metadata")
+                tracking: "\(service.baseURL)/live/sess/p1/metadata?sessid=p1", sessionID: "p1", trackingPath: "/live/sess/p1/metadata")
             #expect(service.received.filter { $0.path == Self.masterPath }.map(\.method) == ["POST"])
         }
     }
@@ -87,7 +87,7 @@ import Testing
         }) { service, daemon in
             try await expectSession(
                 daemon, service, manifest: "\(service.baseURL)/live/sess/g1/master.m3u8?sessid=g1",
-                tracking: "\(service.baseURL)/live/sess/g1/metadata?sessid=g1", sessionId: "g1", trackingPath: "/live/sess/g1/metadata")
+                tracking: "\(service.baseURL)/live/sess/g1/metadata?sessid=g1", sessionID: "g1", trackingPath: "/live/sess/g1/metadata")
             #expect(service.received.filter { $0.path == Self.masterPath }.map(\.method) == ["POST", "GET"])
         }
     }
@@ -99,7 +99,7 @@ import Testing
         try await withInit(route: route) { service, daemon in
             try await expectSession(
                 daemon, service, manifest: "\(service.baseURL)/live/sess/abc/master.m3u8?sessid=abc",
-                tracking: "\(service.baseURL)/live/sess/abc/metadata?sessid=abc", sessionId: "abc", trackingPath: "/live/sess/abc/metadata")
+                tracking: "\(service.baseURL)/live/sess/abc/metadata?sessid=abc", sessionID: "abc", trackingPath: "/live/sess/abc/metadata")
         }
     }
 
@@ -108,7 +108,7 @@ import Testing
             service, daemon in
             try await expectSession(
                 daemon, service, manifest: "\(service.baseURL)/live/variant/index.m3u8?sessid=xyz",
-                tracking: "\(service.baseURL)/live/variant/metadata?sessid=xyz", sessionId: "xyz", trackingPath: "/live/variant/metadata")
+                tracking: "\(service.baseURL)/live/variant/metadata?sessid=xyz", sessionID: "xyz", trackingPath: "/live/variant/metadata")
         }
     }
 
@@ -165,7 +165,7 @@ import Testing
                 #expect(line.contains("sessid=up"), "\(line)")
                 let ready = try await daemon.waitForStatus("ready") { $0.state == "ready" }
                 #expect(ready.initFailures == 0 && ready.nextInitAt == nil)
-                #expect(ready.session?.sessionId == "up")
+                #expect(ready.session?.sessionID == "up")
                 try await daemon.waitForStatus("the first metadata") { $0.dataRange != nil }
                 daemon.terminate()
                 #expect(try await daemon.waitForExit() == 0)
@@ -205,7 +205,7 @@ import Testing
         try await withInit(mediaPath: "/live/master.m3u8?sessid=given", route: { _ in nil }) { service, daemon in
             try await expectSession(
                 daemon, service, manifest: "\(service.baseURL)/live/master.m3u8?sessid=given",
-                tracking: "\(service.baseURL)/live/metadata?sessid=given", sessionId: "given", trackingPath: "/live/metadata")
+                tracking: "\(service.baseURL)/live/metadata?sessid=given", sessionID: "given", trackingPath: "/live/metadata")
             #expect(!service.received.contains { $0.method == "POST" })
             #expect(!service.received.contains { $0.path == Self.masterPath })
         }

@@ -5,16 +5,16 @@ import Testing
 
 /// Draining at the end of input and on SIGTERM.
 @Suite struct ShutdownTests {
-    let podStart = Ads.t0 + 2_000
+    let adBreakStart = Ads.t0 + 2_000
 
     @Test func theEndOfInputWaitsForAnInFlightBeacon() async throws {
         try await withPlayback(
             configure: { $0.answerBeacons(containing: "cn=complete", with: .delay(.milliseconds(1_500))) },
-            pods: { [Ads.pod(id: "p1", start: podStart, adDuration: 8_000, on: $0)] }
+            adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, adDuration: 8_000, on: $0)] }
         ) { service, daemon in
             // The feed ends with the tick that reaches `complete`.
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 8_000)
+            feed.play(to: adBreakStart + 8_000)
             daemon.send(feed.lines)
             try await finish(daemon)
 
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func sigtermWithStandardInputOpenDrainsAndExitsZero() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { _, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, on: $0)] }) { _, daemon in
             daemon.send(TickFeed(from: Ads.t0).lines)
             try await daemon.waitForStatus("the tick") { $0.counters.ticks == 1 }
             daemon.terminate()

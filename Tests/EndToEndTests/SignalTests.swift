@@ -6,7 +6,7 @@ import Testing
 
 /// SIGHUP reloads the configuration file; SIGPIPE never ends the daemon.
 @Suite struct SignalTests {
-    let podStart = Ads.t0 + 2_000
+    let adBreakStart = Ads.t0 + 2_000
 
     @Test func sighupAppliesTheChangedFileWithoutLosingTheSessionOrADelivery() async throws {
         let directory = try TemporaryDirectory()
@@ -16,10 +16,10 @@ import Testing
         try await withPlayback(
             arguments: ["--config", config],
             configure: { $0.answerBeacons(containing: "cn=complete", with: .delay(.milliseconds(4_000))) },
-            pods: { [Ads.pod(id: "p1", start: podStart, adDuration: 4_000, on: $0)] }
+            adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, adDuration: 4_000, on: $0)] }
         ) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 4_000)
+            feed.play(to: adBreakStart + 4_000)
             daemon.send(feed.lines)
             try await eventually(timeout: .seconds(10), "the complete request in flight") { service.beaconCount(ad: "p1-a1", .complete) == 1 }
             let before = try await daemon.status()
@@ -66,7 +66,7 @@ import Testing
     @Test(.enabled(if: sigpipeTestable, Comment(rawValue: noDefaultSIGPIPE)))
     func aControlClientThatLeavesMidReplyDoesNotEndTheDaemon() async throws {
         try await withAdService { service in
-            service.serve(Ads.document((1...40).map { Ads.pod(id: "p\($0)", start: podStart + Milliseconds($0) * 60_000, on: service) }))
+            service.serve(Ads.document((1...40).map { Ads.adBreak(id: "p\($0)", start: adBreakStart + Milliseconds($0) * 60_000, on: service) }))
             let mediaURL = "\(service.baseURL)/live/master.m3u8?sessid=e2e"
             let daemon = try DaemonProcess(["--media-url", mediaURL, "--stdin"], defaultSIGPIPE: true)
             defer {
@@ -89,7 +89,7 @@ import Testing
     @Test(.enabled(if: sigpipeTestable, Comment(rawValue: noDefaultSIGPIPE)))
     func aClosedStdoutDoesNotEndTheDaemon() async throws {
         try await withAdService { service in
-            service.serve(Ads.document([Ads.pod(id: "p1", start: podStart, adDuration: 4_000, on: service)]))
+            service.serve(Ads.document([Ads.adBreak(id: "p1", start: adBreakStart, adDuration: 4_000, on: service)]))
             let mediaURL = "\(service.baseURL)/live/master.m3u8?sessid=e2e"
             let daemon = try DaemonProcess(["--media-url", mediaURL, "--stdin"], stdout: .closed, defaultSIGPIPE: true)
             defer {
@@ -99,7 +99,7 @@ import Testing
             // The session's line goes to the closed stdout as soon as the session is ready.
             try await daemon.waitForStatus("the session ready") { $0.session != nil }
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 5_000)
+            feed.play(to: adBreakStart + 5_000)
             daemon.send(feed.lines)
             try await daemon.waitForStatus("every playback event reported") { report in
                 Ads.playbackTypes.allSatisfy { report.state(ofAd: "p1-a1", $0) == .done }

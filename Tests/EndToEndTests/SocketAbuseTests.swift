@@ -9,7 +9,7 @@ import Testing
 /// Test 6, socket abuse: hostile clients on the control socket must not delay the beacons a
 /// well-behaved client's ticks fire. The same playback runs without abuse, as a control.
 @Suite(.serialized) struct SocketAbuseTests {
-    let podStart = Ads.t0 + 3_000
+    let adBreakStart = Ads.t0 + 3_000
     /// Short, as the abuse loads the machine for as long as the ad plays: a quartile a second.
     static let adDuration: Milliseconds = 4_000
     /// Loose on purpose: the machine is shared; a hung or starved daemon takes far longer.
@@ -20,7 +20,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func wellBehavedTicksFireBeaconsOnTime(underAbuse: Bool) async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, adDuration: Self.adDuration, userEvents: false, on: $0)] }) {
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, adDuration: Self.adDuration, userEvents: false, on: $0)] }) {
             service, daemon in
             try await daemon.waitForStatus("the ad break from the metadata") { $0.adBreaks.count == 1 }
             try Self.expectPrivateSocket(daemon.socketPath)
@@ -28,11 +28,11 @@ import Testing
 
             let abuse = underAbuse ? try await Abuse.start(path: daemon.socketPath) : nil
             // Playback through the ad break at 1x, in real time, one tick every 250 ms.
-            var feed = TickFeed(from: podStart - 1_000)
-            feed.play(to: podStart + Self.adDuration + 500)
+            var feed = TickFeed(from: adBreakStart - 1_000)
+            feed.play(to: adBreakStart + Self.adDuration + 500)
             async let longLineReplies = abuse?.sendLongLine()
             var sentAt: [(playhead: Milliseconds, at: ContinuousClock.Instant)] = []
-            var playhead = podStart - 1_000
+            var playhead = adBreakStart - 1_000
             for line in feed.lines {
                 sentAt.append((playhead, .now))
                 try await wellBehaved.send(line: line)
@@ -47,7 +47,7 @@ import Testing
             for type in Ads.playbackTypes {
                 let beacons = service.beacons(ad: "p1-a1", type)
                 #expect(beacons.count == 1, "\(type)\n\(service.beaconSummary)")
-                let start = podStart + StandardAd.offset(of: type, duration: Self.adDuration)
+                let start = adBreakStart + StandardAd.offset(of: type, duration: Self.adDuration)
                 // The tick that first reached the event's start fired it.
                 let tick = try #require(sentAt.first { $0.playhead >= start })
                 let latency = beacons[0].at - tick.at

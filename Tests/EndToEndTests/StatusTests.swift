@@ -6,7 +6,7 @@ import Testing
 
 /// `beaconctl status`, human and JSON, with and without a daemon.
 @Suite struct StatusTests {
-    let podStart = Ads.t0 + 2_000
+    let adBreakStart = Ads.t0 + 2_000
 
     @Test func withoutADaemonStatusSaysSoAndFails() async throws {
         let directory = try TemporaryDirectory()
@@ -18,10 +18,10 @@ import Testing
     }
 
     @Test func humanAndJSONViews() async throws {
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, on: $0)] }) { service, daemon in
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, on: $0)] }) { service, daemon in
             // Up to 1 s past the midpoint of the 12 s ad: the third quartile is still to come.
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 7_000)
+            feed.play(to: adBreakStart + 7_000)
             daemon.send(feed.lines)
             try await daemon.waitForStatus("the midpoint done") { $0.state(ofAd: "p1-a1", .midpoint) == .done }
 
@@ -73,23 +73,23 @@ import Testing
             #expect(object["initFailures"] as? Int == 0)
             #expect(object["nextInitAt"] is NSNull)
             let report = try StatusReport.decode(jsonLine: text)
-            #expect(report.playhead == podStart + 7_000)
+            #expect(report.playhead == adBreakStart + 7_000)
             #expect(report.lastTickAt != nil, "a tick arrived")
             #expect(report.lastMetadataAt != nil, "metadata was applied")
             #expect(report.counters.ticks == feed.tickCount)
             let event = try #require(report.adBreaks.first?.ads.first?.trackingEvents.first)
             #expect(event.event == .impression)
-            #expect(event.signalingUrls == [service.beaconURL(ad: "p1-a1", .impression)])
+            #expect(event.signalingURLs == [service.beaconURL(ad: "p1-a1", .impression)])
             try await finish(daemon)
         }
     }
 
     /// A long live window makes a status of megabytes: the CLI reads it whole, as `watch` does.
     @Test func aStatusFarLongerThanAnInputLineIsShownWhole() async throws {
-        let pods: (AdService) -> [Pod] = { service in
-            (0..<60).map { Ads.pod(id: "p\($0)", start: Ads.t0 + 60_000 * Milliseconds($0), ads: 4, on: service) }
+        let adBreaks: (AdService) -> [AdBreak] = { service in
+            (0..<60).map { Ads.adBreak(id: "p\($0)", start: Ads.t0 + 60_000 * Milliseconds($0), ads: 4, on: service) }
         }
-        try await withPlayback(pods: pods) { _, daemon in
+        try await withPlayback(adBreaks: adBreaks) { _, daemon in
             try await daemon.waitForStatus("60 ad breaks known") { $0.adBreaks.count == 60 }
             let json = try await runBeaconctl(["status", "--json", "--socket", daemon.socketPath])
             #expect(json.status == 0, "\(json.stderr)")

@@ -7,14 +7,14 @@ import Testing
 
 /// `beaconctl run` under a service manager: notifications captured on a test `NOTIFY_SOCKET`.
 @Suite struct SystemdNotifyTests {
-    let podStart = Ads.t0 + 2_000
+    let adBreakStart = Ads.t0 + 2_000
 
     @Test func saysReadyStatusLivenessAndStopping() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let manager = try SimulatedServiceManager(notifySocket: directory.file("notify"))
         try await withAdService { service in
-            service.serve(Ads.document([Ads.pod(id: "p1", start: podStart, on: service)]))
+            service.serve(Ads.document([Ads.adBreak(id: "p1", start: adBreakStart, on: service)]))
             let mediaURL = "\(service.baseURL)/live/master.m3u8?sessid=e2e"
             let environment = ["NOTIFY_SOCKET": manager.notifySocket, "WATCHDOG_USEC": "200000"]
             try await withDaemon(["--media-url", mediaURL, "--stdin"], environment: environment) { daemon in
@@ -24,7 +24,7 @@ import Testing
                 #expect(manager.messages().first?.hasPrefix("READY=1\nSTATUS=") == true, "\(manager.messages())")
 
                 var feed = TickFeed(from: Ads.t0)
-                feed.play(to: podStart + 3_000)
+                feed.play(to: adBreakStart + 3_000)
                 daemon.send(feed.lines)
                 try await eventually("the ad in STATUS, got \(manager.assignments())") {
                     manager.assignments().contains("STATUS=playing an ad p1-a1")

@@ -9,7 +9,7 @@ import Testing
 /// no playback, a re-signed URL is the same event, a withdrawn ad never fires, and an event beyond
 /// its ad as described waits for the metadata to confirm it.
 @Suite struct UnplayedAdTests {
-    let podStart = Ads.t0 + 5_000
+    let adBreakStart = Ads.t0 + 5_000
 
     /// A 12 s ad `id` at `start`, its URLs carrying `extra`, described `duration` long (cut at the
     /// live edge when shorter than its events run).
@@ -20,20 +20,20 @@ import Testing
     }
 
     func document(_ ads: [Ad], rangeEnd: Milliseconds) -> MetadataDocument {
-        Ads.document([Pod(id: "p1", startTime: podStart, duration: 24_000, ads: ads)], rangeEnd: rangeEnd)
+        Ads.document([AdBreak(id: "p1", startTime: adBreakStart, duration: 24_000, ads: ads)], rangeEnd: rangeEnd)
     }
 
     /// Finding 5a: ticks carrying `at` 2 h behind, then a plain tick 45 min ahead: the two ad
     /// breaks in between were never played and fire nothing.
     @Test func aPlainTickAfterTicksOnThePlayersClockIsNoPlayback() async throws {
         let skipped = [Ads.t0 + 600_000, Ads.t0 + 1_200_000]
-        try await withPlayback(pods: { service in
-            [Ads.pod(id: "played", start: podStart, on: service)]
-                + skipped.enumerated().map { Ads.pod(id: "skipped\($0.offset + 1)", start: $0.element, userEvents: false, on: service) }
+        try await withPlayback(adBreaks: { service in
+            [Ads.adBreak(id: "played", start: adBreakStart, on: service)]
+                + skipped.enumerated().map { Ads.adBreak(id: "skipped\($0.offset + 1)", start: $0.element, userEvents: false, on: service) }
         }) { service, daemon in
             try await daemon.waitForStatus("the metadata applied") { $0.adBreaks.count == 3 }
             var feed = TickFeed(from: Ads.t0, at: WallClock.now() - 7_200_000)
-            feed.play(to: podStart + 14_000)
+            feed.play(to: adBreakStart + 14_000)
             daemon.send(feed.lines)
             try await daemon.waitForStatus("the recorded ticks handled") { $0.counters.ticks == feed.tickCount }
             let landing = Ads.t0 + 2_700_000
@@ -51,23 +51,23 @@ import Testing
     @Test func reSignedURLsFireEachEventOnce() async throws {
         try await withPlayback(
             arguments: ["--metadata-interval", "0.2"],
-            serving: { service in service.serve(document([ad("p1-a1", start: podStart, extra: "&sig=1", on: service)], rangeEnd: podStart + 12_000)) }
+            serving: { service in service.serve(document([ad("p1-a1", start: adBreakStart, extra: "&sig=1", on: service)], rangeEnd: adBreakStart + 12_000)) }
         ) { service, daemon in
             try await daemon.waitForStatus("the metadata applied") { !$0.adBreaks.isEmpty }
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 4_000)
+            feed.play(to: adBreakStart + 4_000)
             daemon.send(feed.takeLines())
             try await daemon.waitForStatus("the first quartile done") { $0.state(ofAd: "p1-a1", .firstQuartile) == .done }
 
-            service.serve(document([ad("p1-a1", start: podStart, extra: "&sig=2", on: service)], rangeEnd: podStart + 12_001))
-            let report = try await daemon.waitForStatus("the re-signed document applied") { $0.dataRange?.end == podStart + 12_001 }
+            service.serve(document([ad("p1-a1", start: adBreakStart, extra: "&sig=2", on: service)], rangeEnd: adBreakStart + 12_001))
+            let report = try await daemon.waitForStatus("the re-signed document applied") { $0.dataRange?.end == adBreakStart + 12_001 }
             let impression = try #require(report.events(ofAd: "p1-a1").first { $0.event == .impression })
-            #expect(impression.signalingUrls == [service.beaconURL(ad: "p1-a1", .impression, extra: "&sig=1")])
-            #expect(impression.currentSignalingUrls == [service.beaconURL(ad: "p1-a1", .impression, extra: "&sig=2")])
+            #expect(impression.signalingURLs == [service.beaconURL(ad: "p1-a1", .impression, extra: "&sig=1")])
+            #expect(impression.currentSignalingURLs == [service.beaconURL(ad: "p1-a1", .impression, extra: "&sig=2")])
             let human = try await runBeaconctl(["status", "--socket", daemon.socketPath])
             #expect(human.stdout.contains("now in the metadata, never sent: \(service.beaconURL(ad: "p1-a1", .impression, extra: "&sig=2"))"), "\(human.stdout)")
 
-            feed.play(to: podStart + 14_000)
+            feed.play(to: adBreakStart + 14_000)
             daemon.send(feed.lines)
             try await daemon.waitForStatus("complete done") { $0.state(ofAd: "p1-a1", .complete) == .done }
             try await finish(daemon)
@@ -85,18 +85,18 @@ import Testing
         try await withPlayback(
             arguments: ["--metadata-interval", "0.2"],
             serving: { service in
-                service.serve(document([ad("p1-a1", start: podStart, on: service), ad("p1-a2", start: podStart + 12_000, on: service)], rangeEnd: podStart + 24_000))
+                service.serve(document([ad("p1-a1", start: adBreakStart, on: service), ad("p1-a2", start: adBreakStart + 12_000, on: service)], rangeEnd: adBreakStart + 24_000))
             }
         ) { service, daemon in
             try await daemon.waitForStatus("the metadata applied") { !$0.adBreaks.isEmpty }
-            service.serve(document([ad("p1-a1", start: podStart, on: service), ad("p1-b2", start: podStart + 12_000, on: service)], rangeEnd: podStart + 24_001))
-            let report = try await daemon.waitForStatus("the replacement applied") { $0.dataRange?.end == podStart + 24_001 }
+            service.serve(document([ad("p1-a1", start: adBreakStart, on: service), ad("p1-b2", start: adBreakStart + 12_000, on: service)], rangeEnd: adBreakStart + 24_001))
+            let report = try await daemon.waitForStatus("the replacement applied") { $0.dataRange?.end == adBreakStart + 24_001 }
             #expect(report.events(ofAd: "p1-a2").allSatisfy { $0.heldBack == .withdrawn }, "\(report.jsonLine())")
             let human = try await runBeaconctl(["status", "--socket", daemon.socketPath])
             #expect(human.stdout.contains("ad p1-a2") && human.stdout.contains("WITHDRAWN from the metadata before it played"), "\(human.stdout)")
 
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 26_000)
+            feed.play(to: adBreakStart + 26_000)
             daemon.send(feed.lines)
             try await daemon.waitForStatus("the replacement's complete done") { $0.state(ofAd: "p1-b2", .complete) == .done }
             try await finish(daemon)
@@ -114,20 +114,20 @@ import Testing
         defer { state.remove() }
         try await withAdService { service in
             service.serve(
-                document([ad("p1-a1", start: podStart, extra: "&sig=1", on: service), ad("p1-a2", start: podStart + 12_000, on: service)],
-                    rangeEnd: podStart + 24_000))
+                document([ad("p1-a1", start: adBreakStart, extra: "&sig=1", on: service), ad("p1-a2", start: adBreakStart + 12_000, on: service)],
+                    rangeEnd: adBreakStart + 24_000))
             let arguments = ["--media-url", "\(service.baseURL)/live/master.m3u8?sessid=e2e", "--stdin", "--metadata-interval", "0.2"]
             let environment = ["STATE_DIRECTORY": state.path]
             var feed = TickFeed(from: Ads.t0)
             try await withDaemon(arguments, environment: environment) { daemon in
                 try await daemon.waitForStatus("the metadata applied") { !$0.adBreaks.isEmpty }
-                feed.play(to: podStart + 4_000)
+                feed.play(to: adBreakStart + 4_000)
                 daemon.send(feed.takeLines())
                 try await daemon.waitForStatus("the first quartile done") { $0.state(ofAd: "p1-a1", .firstQuartile) == .done }
                 service.serve(
-                    document([ad("p1-a1", start: podStart, extra: "&sig=2", on: service), ad("p1-b2", start: podStart + 12_000, on: service)],
-                        rangeEnd: podStart + 24_001))
-                let applied = try await daemon.waitForStatus("the refresh applied") { $0.dataRange?.end == podStart + 24_001 }
+                    document([ad("p1-a1", start: adBreakStart, extra: "&sig=2", on: service), ad("p1-b2", start: adBreakStart + 12_000, on: service)],
+                        rangeEnd: adBreakStart + 24_001))
+                let applied = try await daemon.waitForStatus("the refresh applied") { $0.dataRange?.end == adBreakStart + 24_001 }
                 // Saved after each refresh: one more makes sure the snapshot holds this one.
                 try await daemon.waitForStatus("one more refresh") { $0.counters.metadataFetches > applied.counters.metadataFetches }
                 daemon.kill()
@@ -135,11 +135,11 @@ import Testing
             }
             service.serve(
                 document(
-                    [ad("p1-a1", start: podStart, extra: "&sig=2", on: service), ad("p1-a2", start: podStart + 12_000, on: service),
-                        ad("p1-b2", start: podStart + 12_000, on: service)], rangeEnd: podStart + 24_002))
+                    [ad("p1-a1", start: adBreakStart, extra: "&sig=2", on: service), ad("p1-a2", start: adBreakStart + 12_000, on: service),
+                        ad("p1-b2", start: adBreakStart + 12_000, on: service)], rangeEnd: adBreakStart + 24_002))
             try await withDaemon(arguments, environment: environment) { daemon in
-                try await daemon.waitForStatus("resumed, the ad listed again") { $0.dataRange?.end == podStart + 24_002 }
-                feed.play(to: podStart + 26_000)
+                try await daemon.waitForStatus("resumed, the ad listed again") { $0.dataRange?.end == adBreakStart + 24_002 }
+                feed.play(to: adBreakStart + 26_000)
                 daemon.send(feed.takeLines())
                 let report = try await daemon.waitForStatus("the replacement's complete done") { $0.state(ofAd: "p1-b2", .complete) == .done }
                 #expect(daemon.stderrLines.contains { $0.contains("session resumed from the journal") })
@@ -159,7 +159,7 @@ import Testing
     func playTheCutAd(_ service: AdService, _ daemon: DaemonProcess) async throws {
         try await daemon.waitForStatus("the metadata applied") { !$0.adBreaks.isEmpty }
         var feed = TickFeed(from: Ads.t0)
-        feed.play(to: podStart + 26_000)
+        feed.play(to: adBreakStart + 26_000)
         daemon.send(feed.lines)
         let report = try await daemon.waitForStatus("the cut ad's start done") {
             $0.state(ofAd: "p1-a2", .start) == .done && $0.state(ofAd: "p1-a1", .complete) == .done
@@ -174,8 +174,8 @@ import Testing
 
     var cutDocument: (AdService) -> MetadataDocument {
         { service in
-            document([ad("p1-a1", start: podStart, on: service), ad("p1-a2", start: podStart + 12_000, duration: 468, on: service)],
-                rangeEnd: podStart + 12_468)
+            document([ad("p1-a1", start: adBreakStart, on: service), ad("p1-a2", start: adBreakStart + 12_000, duration: 468, on: service)],
+                rangeEnd: adBreakStart + 12_468)
         }
     }
 
@@ -183,7 +183,7 @@ import Testing
         try await withPlayback(arguments: ["--metadata-interval", "0.2"], serving: { $0.serve(cutDocument($0)) }) { service, daemon in
             try await playTheCutAd(service, daemon)
             #expect(service.beacons(ad: "p1-a2", .firstQuartile).isEmpty)
-            service.serve(document([ad("p1-a1", start: podStart, on: service), ad("p1-a2", start: podStart + 12_000, on: service)], rangeEnd: podStart + 30_000))
+            service.serve(document([ad("p1-a1", start: adBreakStart, on: service), ad("p1-a2", start: adBreakStart + 12_000, on: service)], rangeEnd: adBreakStart + 30_000))
             try await daemon.waitForStatus("the extended ad's complete done") { $0.state(ofAd: "p1-a2", .complete) == .done }
             try await finish(daemon)
             expectEachPlaybackEventOnce(service, ads: ["p1-a1", "p1-a2"])
@@ -193,8 +193,8 @@ import Testing
     @Test func aCutAdsQuartilesNeverFireOnceTheDataRangeMovesPastItsEnd() async throws {
         try await withPlayback(arguments: ["--metadata-interval", "0.2"], serving: { $0.serve(cutDocument($0)) }) { service, daemon in
             try await playTheCutAd(service, daemon)
-            service.serve(document([ad("p1-a1", start: podStart, on: service), ad("p1-a2", start: podStart + 12_000, duration: 468, on: service)], rangeEnd: podStart + 30_000))
-            let report = try await daemon.waitForStatus("the range past the cut ad") { $0.dataRange?.end == podStart + 30_000 }
+            service.serve(document([ad("p1-a1", start: adBreakStart, on: service), ad("p1-a2", start: adBreakStart + 12_000, duration: 468, on: service)], rangeEnd: adBreakStart + 30_000))
+            let report = try await daemon.waitForStatus("the range past the cut ad") { $0.dataRange?.end == adBreakStart + 30_000 }
             let held = report.events(ofAd: "p1-a2").filter { $0.heldBack == .neverConfirmed }.map(\.event)
             #expect(held == [.firstQuartile, .midpoint, .thirdQuartile, .complete])
             let human = try await runBeaconctl(["status", "--socket", daemon.socketPath])

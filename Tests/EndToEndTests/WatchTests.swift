@@ -16,10 +16,10 @@ import Testing
     }
 
     @Test func aPlainFrameShowsTheAdPlayingAndTheLastProblems() async throws {
-        let podStart = Ads.t0 + 2_000
-        try await withPlayback(pods: { [Ads.pod(id: "p1", start: podStart, adDuration: 30_000, on: $0)] }) { _, daemon in
+        let adBreakStart = Ads.t0 + 2_000
+        try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, adDuration: 30_000, on: $0)] }) { _, daemon in
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: podStart + 3_000)
+            feed.play(to: adBreakStart + 3_000)
             daemon.send(feed.lines + ["no-such-command"])
             try await daemon.waitForStatus("start done and the bad line seen") {
                 $0.state(ofAd: "p1-a1", .start) == .done && $0.counters.badLines == 1

@@ -45,10 +45,10 @@ final class JournalSaver {
         let deliveries = (0..<batch).map { _ in
             saved += 1
             let key = BeaconDelivery.Key(
-                sessionID: "benchmark-session", podID: "pod-\(saved / 40)", adID: "ad-\(saved / 10)", event: .impression,
+                sessionID: "benchmark-session", adBreakID: "pod-\(saved / 40)", adID: "ad-\(saved / 10)", event: .impression,
                 eventStart: SyntheticSchedule.start + Milliseconds(saved), url: "https://beacons.example/track?n=\(saved)", occurrence: 0)
             return BeaconDelivery(
-                key: key, reference: EventReference(podID: key.podID, adIndex: 0, eventIndex: saved % 10),
+                key: key, reference: EventReference(adBreakID: key.adBreakID, adIndex: 0, eventIndex: saved % 10),
                 dueAt: SyntheticSchedule.start + Milliseconds(saved))
         }
         try journal.save(deliveries, session: nil)
@@ -84,9 +84,9 @@ let benchmarks: @Sendable () -> Void = {
         let saver = JournalSaver(parent: FileManager.default.temporaryDirectory.path, batch: 0)
         let snapshot = SessionSnapshot(
             endpoints: SessionEndpoints(
-                mediaUrl: "http://127.0.0.1:4647/live.m3u8?sessid=benchmark", manifestUrl: "http://127.0.0.1:4647/session.m3u8",
-                trackingUrl: "http://127.0.0.1:4647/metadata?sessid=benchmark", sessionId: "benchmark"),
-            adBreaks: SyntheticSchedule.document(events: events).pods, dataRange: nil, played: [[SyntheticSchedule.start, SyntheticSchedule.start + 600_000]],
+                mediaURL: "http://127.0.0.1:4647/live.m3u8?sessid=benchmark", manifestURL: "http://127.0.0.1:4647/session.m3u8",
+                trackingURL: "http://127.0.0.1:4647/metadata?sessid=benchmark", sessionID: "benchmark"),
+            adBreaks: SyntheticSchedule.document(events: events).adBreaks, dataRange: nil, played: [[SyntheticSchedule.start, SyntheticSchedule.start + 600_000]],
             playhead: SyntheticSchedule.start + 600_000, savedAt: SyntheticSchedule.start)
         Benchmark(
             "Journal save of the session snapshot, \(events) tracking events, temporary directory",

@@ -20,7 +20,7 @@ extension StatusReport {
         self.init(
             version: snapshot.version, state: state, session: session?.endpoints, playhead: tracking?.judge.lastPlayhead,
             lastTickAt: snapshot.lastTickAt, lastMetadataAt: snapshot.lastMetadataAt, dataRange: tracking?.dataRange,
-            adBreaks: tracking?.schedule.pods ?? [], counters: snapshot.counters, lastError: lastError,
+            adBreaks: tracking?.schedule.adBreaks ?? [], counters: snapshot.counters, lastError: lastError,
             metadataFailures: session?.metadataFailures ?? 0, nextMetadataAt: session?.nextMetadataAt.map { $0 + wallOffset },
             initFailures: snapshot.initFailures, nextInitAt: snapshot.nextInitAt.map { $0 + wallOffset },
             deliveries: Self.deliveries(snapshot.deliveries, ofSession: session?.endpoints.journalKey, wallOffset: wallOffset),
@@ -33,7 +33,7 @@ extension StatusReport {
     ) -> [Delivery] {
         deliveries.values
             .filter { !$0.state.isFinished || $0.key.sessionID == sessionKey }
-            .sorted { ($0.dueAt, $0.key.podID, $0.key.url) < ($1.dueAt, $1.key.podID, $1.key.url) }
+            .sorted { ($0.dueAt, $0.key.adBreakID, $0.key.url) < ($1.dueAt, $1.key.adBreakID, $1.key.url) }
             .map { Delivery($0, wallOffset: wallOffset) }
     }
 }

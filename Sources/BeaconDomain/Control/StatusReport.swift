@@ -22,7 +22,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
     /// When the last metadata document was applied or found unchanged (wall clock).
     public var lastMetadataAt: Milliseconds?
     public var dataRange: DataRange?
-    public var adBreaks: [Pod]
+    public var adBreaks: [AdBreak]
     public var counters: Counters
     /// Why the session is in the error state, or the last error of session init or metadata.
     public var lastError: String?
@@ -50,7 +50,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public init(
         apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
         playhead: Milliseconds?, lastTickAt: Milliseconds? = nil, lastMetadataAt: Milliseconds? = nil,
-        dataRange: DataRange?, adBreaks: [Pod], counters: Counters, lastError: String? = nil,
+        dataRange: DataRange?, adBreaks: [AdBreak], counters: Counters, lastError: String? = nil,
         metadataFailures: Int = 0, nextMetadataAt: Milliseconds? = nil, initFailures: Int = 0, nextInitAt: Milliseconds? = nil,
         deliveries: [Delivery] = [], journal: Journal = Journal(state: .off), timeline: Timeline? = nil, contentPosition: Milliseconds? = nil
     ) {
@@ -77,13 +77,13 @@ public struct StatusReport: Sendable, Equatable, Codable {
 
     /// One signaling URL of one fired tracking event, as far as its delivery went.
     public struct Delivery: Sendable, Equatable, Codable {
-        public var podId: String
-        public var adId: String
+        public var adBreakID: String
+        public var adID: String
         public var event: TrackingEventType
         /// The signaling URL as in the metadata.
         public var url: String
         /// The URL its requests go to: `url` with its VAST macros expanded when the event fired.
-        public var sentUrl: String
+        public var sentURL: String
         /// due, inFlight, delivered or failed.
         public var state: BeaconDelivery.State
         /// Requests started so far.
@@ -98,11 +98,11 @@ public struct StatusReport: Sendable, Equatable, Codable {
 
         /// `wallOffset` turns the delivery's monotonic instants into wall-clock times (``TimeSource/wallOffset()``).
         public init(_ delivery: BeaconDelivery, wallOffset: Milliseconds) {
-            podId = delivery.key.podID
-            adId = delivery.key.adID
+            adBreakID = delivery.key.adBreakID
+            adID = delivery.key.adID
             event = delivery.key.event
             url = delivery.key.url
-            sentUrl = delivery.sentURL
+            sentURL = delivery.sentURL
             state = delivery.state
             attempts = delivery.attempts
             lastStatus = delivery.lastStatus
@@ -112,17 +112,17 @@ public struct StatusReport: Sendable, Equatable, Codable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case podId, adId, event, url, sentUrl, state, attempts, lastStatus, lastError, dueAt, nextAttemptAt
+            case adBreakID = "podId", adID = "adId", event, url, sentURL = "sentUrl", state, attempts, lastStatus, lastError, dueAt, nextAttemptAt
         }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            podId = try container.decode(String.self, forKey: .podId)
-            adId = try container.decode(String.self, forKey: .adId)
+            adBreakID = try container.decode(String.self, forKey: .adBreakID)
+            adID = try container.decode(String.self, forKey: .adID)
             event = try container.decode(TrackingEventType.self, forKey: .event)
             url = try container.decode(String.self, forKey: .url)
             // A daemon of an earlier release sent every URL as in the metadata.
-            sentUrl = try container.decodeIfPresent(String.self, forKey: .sentUrl) ?? url
+            sentURL = try container.decodeIfPresent(String.self, forKey: .sentURL) ?? url
             state = try container.decode(BeaconDelivery.State.self, forKey: .state)
             attempts = try container.decode(Int.self, forKey: .attempts)
             lastStatus = try container.decodeIfPresent(Int.self, forKey: .lastStatus)
@@ -216,7 +216,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         lastTickAt = try container.decodeIfPresent(Milliseconds.self, forKey: .lastTickAt)
         lastMetadataAt = try container.decodeIfPresent(Milliseconds.self, forKey: .lastMetadataAt)
         dataRange = try container.decodeIfPresent(DataRange.self, forKey: .dataRange)
-        adBreaks = try container.decode([Pod].self, forKey: .adBreaks)
+        adBreaks = try container.decode([AdBreak].self, forKey: .adBreaks)
         counters = try container.decode(Counters.self, forKey: .counters)
         lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
         // Added fields: a daemon of the same API level but an earlier release does not send them.

@@ -7,7 +7,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The ad-insertion service spoken to; nil (`auto`): decided per session.
     public var dialect: Dialect?
     public var metadataInterval: Duration = .seconds(2)
-    /// How long pods gone from the metadata, and played stretches, are remembered after they end.
+    /// How long ad breaks gone from the metadata, and played stretches, are remembered after they end.
     public var retention: Duration = .seconds(7200)
     /// How long in-flight beacons may take to finish at shutdown.
     public var drainTimeout: Duration = .seconds(5)

@@ -7,11 +7,11 @@ public enum DaemonNotification: Sendable {
     case sessionReady(SessionEndpoints)
     case sessionFailed(mediaURL: String, reason: String)
     /// The session ended: unload, a new load, or the drain.
-    case sessionEnded(sessionId: String?)
+    case sessionEnded(sessionID: String?)
     /// A metadata document was decoded and merged.
-    case metadataApplied(pods: Int, dataRange: DataRange, bytes: Int)
-    /// The metadata just applied named ad breaks new to this session: their pod ids, each once.
-    case adBreaksDiscovered(podIDs: [String])
+    case metadataApplied(adBreaks: Int, dataRange: DataRange, bytes: Int)
+    /// The metadata just applied named ad breaks new to this session: their ad break ids, each once.
+    case adBreaksDiscovered(adBreakIDs: [String])
     /// A metadata refresh brought the same body as the last one.
     case metadataUnchanged(bytes: Int)
     /// A metadata request failed or brought a rejected document; the previous state is kept.

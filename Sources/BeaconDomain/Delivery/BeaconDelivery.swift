@@ -4,7 +4,7 @@ public struct BeaconDelivery: Sendable, Equatable, Codable {
     public struct Key: Hashable, Sendable, Codable {
         /// The session's `sessid`, or its media URL when the stream carries none.
         public var sessionID: String
-        public var podID: String
+        public var adBreakID: String
         public var adID: String
         public var event: TrackingEventType
         /// The tracking event's start time (program time).
@@ -15,12 +15,15 @@ public struct BeaconDelivery: Sendable, Equatable, Codable {
         /// player or user action (pause, mute...), so each of those is its own delivery.
         public var occurrence: Milliseconds
 
+        // The wire names, as documents and earlier releases spell them.
+        enum CodingKeys: String, CodingKey { case sessionID, adBreakID = "podID", adID, event, eventStart, url, occurrence }
+
         public init(
-            sessionID: String, podID: String, adID: String, event: TrackingEventType, eventStart: Milliseconds, url: String,
+            sessionID: String, adBreakID: String, adID: String, event: TrackingEventType, eventStart: Milliseconds, url: String,
             occurrence: Milliseconds
         ) {
             self.sessionID = sessionID
-            self.podID = podID
+            self.adBreakID = adBreakID
             self.adID = adID
             self.event = event
             self.eventStart = eventStart

@@ -59,7 +59,7 @@ public struct DeliveryCoordinator: Sendable {
         var effects = DeliveryEffects()
         var added: [BeaconDelivery] = []
         for firing in firings {
-            guard !firing.signalingUrls.isEmpty else {
+            guard !firing.signalingURLs.isEmpty else {
                 effects.finished.append(.init(sessionKey: sessionKey, firing: firing, results: [], state: .done))
                 continue
             }
@@ -70,9 +70,9 @@ public struct DeliveryCoordinator: Sendable {
                 occurrence = lastOccurrence
             }
             let macroContext = context(firing)
-            for url in firing.signalingUrls {
+            for url in firing.signalingURLs {
                 let key = Key(
-                    sessionID: sessionKey, podID: firing.podID, adID: firing.adID, event: firing.event, eventStart: firing.eventStart,
+                    sessionID: sessionKey, adBreakID: firing.adBreakID, adID: firing.adID, event: firing.event, eventStart: firing.eventStart,
                     url: url, occurrence: occurrence)
                 guard queue.deliveries[key] == nil else { continue }
                 let sentURL = MacroExpansion.expand(url, context: macroContext, settings: macros, using: &random)
@@ -209,8 +209,8 @@ public struct DeliveryCoordinator: Sendable {
             let ordered = siblings.sorted { $0.key.url < $1.key.url }
             let results = ordered.compactMap { lastResults.removeValue(forKey: $0.key) }
             let firing = Firing(
-                reference: delivery.reference, podID: delivery.key.podID, adID: delivery.key.adID, event: delivery.key.event,
-                eventStart: delivery.key.eventStart, signalingUrls: ordered.map(\.key.url))
+                reference: delivery.reference, adBreakID: delivery.key.adBreakID, adID: delivery.key.adID, event: delivery.key.event,
+                eventStart: delivery.key.eventStart, signalingURLs: ordered.map(\.key.url))
             effects.finished.append(
                 .init(sessionKey: delivery.key.sessionID, firing: firing, results: results, state: ReportingState(deliveries: siblings)))
         }

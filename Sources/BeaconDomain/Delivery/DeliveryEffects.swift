@@ -29,7 +29,7 @@ public struct DeliveryEffects: Sendable, Equatable {
         /// The journal key of the session the firing belongs to.
         public var sessionKey: String
         public var firing: Firing
-        /// The last result of each signaling URL, in the order of `firing.signalingUrls`.
+        /// The last result of each signaling URL, in the order of `firing.signalingURLs`.
         public var results: [RequestResult]
         public var state: ReportingState
     }

@@ -8,20 +8,20 @@ extension DaemonNotification {
             HistoryEvent(.sessionStarting, ["mediaUrl": mediaURL])
         case .sessionReady(let endpoints):
             HistoryEvent(.sessionReady, [
-                "sessionId": endpoints.sessionId ?? "-", "manifestUrl": endpoints.manifestUrl, "trackingUrl": endpoints.trackingUrl,
+                "sessionId": endpoints.sessionID ?? "-", "manifestUrl": endpoints.manifestURL, "trackingUrl": endpoints.trackingURL,
             ])
         case .sessionFailed(let mediaURL, let reason):
             HistoryEvent(.sessionFailed, ["mediaUrl": mediaURL, "reason": reason])
-        case .sessionEnded(let sessionId):
-            HistoryEvent(.sessionEnded, ["sessionId": sessionId ?? "-"])
-        case .metadataApplied(let pods, let dataRange, let bytes):
+        case .sessionEnded(let sessionID):
+            HistoryEvent(.sessionEnded, ["sessionId": sessionID ?? "-"])
+        case .metadataApplied(let adBreaks, let dataRange, let bytes):
             // A media-time range starts before 2000-01-01 as epoch milliseconds: its start says which it is.
             HistoryEvent(.metadataApplied, [
-                "adBreaks": "\(pods)", "dataRangeStart": MetadataDocument.timeline(ofRangeStarting: dataRange.start).format(dataRange.start),
+                "adBreaks": "\(adBreaks)", "dataRangeStart": MetadataDocument.timeline(ofRangeStarting: dataRange.start).format(dataRange.start),
                 "dataRangeEnd": MetadataDocument.timeline(ofRangeStarting: dataRange.start).format(dataRange.end), "bytes": "\(bytes)",
             ])
-        case .adBreaksDiscovered(let podIDs):
-            HistoryEvent(.adBreaksDiscovered, ["adBreaks": podIDs.joined(separator: ",")])
+        case .adBreaksDiscovered(let adBreakIDs):
+            HistoryEvent(.adBreaksDiscovered, ["adBreaks": adBreakIDs.joined(separator: ",")])
         case .metadataUnchanged, .beaconsDue, .beaconRetrying:
             nil
         case .metadataFailed(let reason):
@@ -39,7 +39,7 @@ extension DaemonNotification {
 
     private static func delivery(_ firing: Firing, _ results: [RequestResult], _ state: ReportingState) -> HistoryEvent {
         var details = [
-            "adBreak": firing.podID, "ad": firing.adID, "event": firing.event.rawValue,
+            "adBreak": firing.adBreakID, "ad": firing.adID, "event": firing.event.rawValue,
             "results": results.map(\.shortOutcome).joined(separator: ","),
         ]
         guard state == .failed else { return HistoryEvent(.beaconsDelivered, details) }

@@ -43,9 +43,9 @@ public final class EventHistoryRecorder: DaemonNotificationSubscriber {
         let time = now()
         let recorded = state.withLock { state -> (entry: EventEntry, followers: [Int: AsyncStream<String>.Continuation])? in
             switch notification {
-            case .metadataApplied(let pods, _, _):
-                if state.recordedAdBreaks == pods { return nil }
-                state.recordedAdBreaks = pods
+            case .metadataApplied(let adBreaks, _, _):
+                if state.recordedAdBreaks == adBreaks { return nil }
+                state.recordedAdBreaks = adBreaks
             case .metadataFailed, .sessionReady, .sessionEnded:
                 state.recordedAdBreaks = nil
             default:

@@ -46,8 +46,8 @@ public struct MacroContext: Sendable, Equatable {
     ) {
         self.init(occurredAt: occurredAt, contentPosition: contentPosition)
         if firing.event == .verificationNotExecuted { reason = VerificationNotExecuted.reason }
-        guard let pod = schedule.pod(id: firing.podID), pod.ads.indices.contains(firing.reference.adIndex) else { return }
-        let ad = pod.ads[firing.reference.adIndex]
+        guard let adBreak = schedule.adBreak(id: firing.adBreakID), adBreak.ads.indices.contains(firing.reference.adIndex) else { return }
+        let ad = adBreak.ads[firing.reference.adIndex]
         // A time-based event occurred at its own time, an action where the player was, one that
         // comes with the impression at the ad's start.
         let moment: Milliseconds =
@@ -57,19 +57,19 @@ public struct MacroContext: Sendable, Equatable {
             case .impression: ad.startTime
             }
         adPlayhead = min(max(moment - ad.startTime, 0), max(ad.duration, 0))
-        adPosition = 1 + pod.ads.count { !$0.isWithdrawn && $0.startTime < ad.startTime }
-        breakPosition = Self.breakPosition(of: pod, timeline: timeline, dataRange: dataRange)
+        adPosition = 1 + adBreak.ads.count { !$0.isWithdrawn && $0.startTime < ad.startTime }
+        breakPosition = Self.breakPosition(of: adBreak, timeline: timeline, dataRange: dataRange)
     }
 
     /// A live stream's breaks all have content on both sides. On media time, a break at 0 is a
     /// pre-roll and one ending before the known range ends a mid-roll; one reaching the end of the
     /// range may be a post-roll or a mid-roll at the live edge: unknown.
-    static func breakPosition(of pod: Pod, timeline: Timeline, dataRange: DataRange?) -> Int? {
+    static func breakPosition(of adBreak: AdBreak, timeline: Timeline, dataRange: DataRange?) -> Int? {
         switch timeline {
         case .programDateTime: return midRoll
         case .mediaTime:
-            if pod.startTime <= 0 { return preRoll }
-            guard let dataRange, pod.startTime + max(pod.duration, 0) < dataRange.end else { return nil }
+            if adBreak.startTime <= 0 { return preRoll }
+            guard let dataRange, adBreak.startTime + max(adBreak.duration, 0) < dataRange.end else { return nil }
             return midRoll
         }
     }

@@ -1,7 +1,7 @@
 /// The firing windows of playback-triggered events that have not fired, ordered by start.
 ///
 /// A played stretch finds its due events by binary search, so a tick costs about log(n) plus
-/// the events near the playhead, however many pods are retained. Fired events are only marked
+/// the events near the playhead, however many ad breaks are retained. Fired events are only marked
 /// taken, so taking one never moves the others; they are swept out once they are half the index.
 public struct PendingWindows: Sendable {
     struct Entry: Sendable, Equatable {
@@ -29,8 +29,8 @@ public struct PendingWindows: Sendable {
         sweep { references.contains($0.reference) }
     }
 
-    public mutating func removeAll(inPods podIDs: Set<String>) {
-        sweep { podIDs.contains($0.reference.podID) }
+    public mutating func removeAll(inAdBreaks adBreakIDs: Set<String>) {
+        sweep { adBreakIDs.contains($0.reference.adBreakID) }
     }
 
     /// Removes and returns the events whose window shares an instant with `stretch`, in window order.

@@ -10,7 +10,7 @@ public struct TrackingSession: Sendable {
     public private(set) var timeline: Timeline?
     /// Program date time minus media time, when the metadata gives both: ticks of either form are then mapped.
     public private(set) var programDateTimeOffset: Milliseconds?
-    /// How long pods absent from the metadata, and played stretches, are remembered after they end.
+    /// How long ad breaks absent from the metadata, and played stretches, are remembered after they end.
     public var retention: Milliseconds
 
     public init(retention: Milliseconds) {
@@ -21,7 +21,7 @@ public struct TrackingSession: Sendable {
     /// reporting states its deliveries left; every other event is idle. Returns the session and the
     /// events whose window was played but that never fired.
     public static func resuming(
-        adBreaks: [Pod], dataRange: DataRange?, played: [ClosedRange<Milliseconds>], timeline: Timeline?,
+        adBreaks: [AdBreak], dataRange: DataRange?, played: [ClosedRange<Milliseconds>], timeline: Timeline?,
         programDateTimeOffset: Milliseconds?, states: [EventReference: ReportingState], retention: Milliseconds
     ) -> (session: TrackingSession, due: [Firing]) {
         var session = TrackingSession(retention: retention)
@@ -59,7 +59,7 @@ public struct TrackingSession: Sendable {
     /// program date time, where a live window forgets its early breaks and no position counts from a start.
     public var contentPosition: Milliseconds? {
         guard timeline == .mediaTime, let playhead = judge.lastPlayhead else { return nil }
-        return ContentPosition.of(playhead, breaks: schedule.pods.map { $0.startTime...($0.startTime + max($0.duration, 0)) })
+        return ContentPosition.of(playhead, breaks: schedule.adBreaks.map { $0.startTime...($0.startTime + max($0.duration, 0)) })
     }
 
     /// Merges a metadata refresh; returns events whose window was already played (late metadata).
@@ -72,7 +72,7 @@ public struct TrackingSession: Sendable {
         // Forget what is past retention first, so a late event is only matched against stretches still remembered.
         let cutoff = max(judge.lastPlayhead ?? .min, document.dataRange.end) - retention
         played.prune(endingBefore: cutoff)
-        let changes = schedule.merge(document.pods, within: document.dataRange)
+        let changes = schedule.merge(document.adBreaks, within: document.dataRange)
         let confirmation = schedule.confirm(within: document.dataRange)
         // Whatever may sit in the index with an outdated window or hold is taken out, then indexed anew.
         let outdated = Set(changes.resized + changes.withdrawn + confirmation.unconfirmed)
@@ -82,8 +82,8 @@ public struct TrackingSession: Sendable {
         for reference in changes.resized + changes.added + confirmation.confirmed where indexed.insert(reference).inserted {
             index(reference, into: &due)
         }
-        let dropped = schedule.prune(endedBefore: cutoff, keeping: Set(document.pods.map(\.id)))
-        if !dropped.isEmpty { pending.removeAll(inPods: dropped) }
+        let dropped = schedule.prune(endedBefore: cutoff, keeping: Set(document.adBreaks.map(\.id)))
+        if !dropped.isEmpty { pending.removeAll(inAdBreaks: dropped) }
         return fire(due)
     }
 
@@ -130,9 +130,9 @@ public struct TrackingSession: Sendable {
     private mutating func fireActions(_ types: [TrackingEventType]) -> [Firing] {
         guard let playhead = judge.lastPlayhead else { return [] }
         var due: [EventReference] = []
-        for (pod, adIndex) in schedule.ads(at: playhead) where !pod.ads[adIndex].isWithdrawn {
-            for (eventIndex, event) in pod.ads[adIndex].trackingEvents.enumerated() where types.contains(event.event) {
-                due.append(EventReference(podID: pod.id, adIndex: adIndex, eventIndex: eventIndex))
+        for (adBreak, adIndex) in schedule.ads(at: playhead) where !adBreak.ads[adIndex].isWithdrawn {
+            for (eventIndex, event) in adBreak.ads[adIndex].trackingEvents.enumerated() where types.contains(event.event) {
+                due.append(EventReference(adBreakID: adBreak.id, adIndex: adIndex, eventIndex: eventIndex))
             }
         }
         return fire(due)
@@ -143,8 +143,8 @@ public struct TrackingSession: Sendable {
         (references + VerificationNotExecuted.due(withImpressionsOf: references, in: schedule)).compactMap { reference in
             guard let event = schedule[reference], let ad = schedule.ad(containing: reference) else { return nil }
             schedule.setReportingState(.connecting, of: reference)
-            return Firing(reference: reference, podID: reference.podID, adID: ad.id, event: event.event, eventStart: event.startTime,
-                signalingUrls: event.signalingUrls)
+            return Firing(reference: reference, adBreakID: reference.adBreakID, adID: ad.id, event: event.event, eventStart: event.startTime,
+                signalingURLs: event.signalingURLs)
         }
     }
 }

@@ -13,7 +13,7 @@ package enum VerificationNotExecuted {
             guard let ad = schedule.ad(containing: reference) else { continue }
             for (eventIndex, event) in ad.trackingEvents.enumerated()
             where event.event == .verificationNotExecuted && event.reportingState == .idle {
-                let verification = EventReference(podID: reference.podID, adIndex: reference.adIndex, eventIndex: eventIndex)
+                let verification = EventReference(adBreakID: reference.adBreakID, adIndex: reference.adIndex, eventIndex: eventIndex)
                 if !due.contains(verification) { due.append(verification) }
             }
         }

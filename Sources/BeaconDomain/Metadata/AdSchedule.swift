@@ -1,12 +1,12 @@
-/// Every pod the session knows, merged from all metadata refreshes, ordered by start time.
+/// Every ad break the session knows, merged from all metadata refreshes, ordered by start time.
 ///
-/// Pods are keyed by id, ads by id within their pod, tracking events by type and start time within
+/// Ad breaks are keyed by id, ads by id within their ad break, tracking events by type and start time within
 /// their ad. Merging adds what is new and updates times, durations and the signaling URLs of events
 /// not fired yet, but never drops an ad or an event nor resets a reporting state: a refresh can
 /// change what is known, never what was done. What a refresh leaves out is marked, not dropped:
 /// an ad withdrawn before it played, an event its ad no longer covers.
 public struct AdSchedule: Sendable, Equatable {
-    public private(set) var pods: [Pod] = []
+    public private(set) var adBreaks: [AdBreak] = []
     private var positions: [String: Int] = [:]
 
     public init() {}
@@ -30,60 +30,60 @@ public struct AdSchedule: Sendable, Equatable {
     }
 
     /// The schedule exactly as a snapshot kept it, every reference as it was.
-    public init(restoring pods: [Pod]) {
-        self.pods = pods
+    public init(restoring adBreaks: [AdBreak]) {
+        self.adBreaks = adBreaks
         reindex()
     }
 
-    /// Every tracking event's reference, pod by pod, in order.
+    /// Every tracking event's reference, ad break by ad break, in order.
     public var references: [EventReference] {
-        pods.flatMap { pod in
-            pod.ads.indices.flatMap { adIndex in
-                pod.ads[adIndex].trackingEvents.indices.map { EventReference(podID: pod.id, adIndex: adIndex, eventIndex: $0) }
+        adBreaks.flatMap { adBreak in
+            adBreak.ads.indices.flatMap { adIndex in
+                adBreak.ads[adIndex].trackingEvents.indices.map { EventReference(adBreakID: adBreak.id, adIndex: adIndex, eventIndex: $0) }
             }
         }
     }
 
-    public func pod(id: String) -> Pod? { positions[id].map { pods[$0] } }
+    public func adBreak(id: String) -> AdBreak? { positions[id].map { adBreaks[$0] } }
 
     public subscript(reference: EventReference) -> TrackingEvent? {
-        guard let position = positions[reference.podID],
-            pods[position].ads.indices.contains(reference.adIndex),
-            pods[position].ads[reference.adIndex].trackingEvents.indices.contains(reference.eventIndex)
+        guard let position = positions[reference.adBreakID],
+            adBreaks[position].ads.indices.contains(reference.adIndex),
+            adBreaks[position].ads[reference.adIndex].trackingEvents.indices.contains(reference.eventIndex)
         else { return nil }
-        return pods[position].ads[reference.adIndex].trackingEvents[reference.eventIndex]
+        return adBreaks[position].ads[reference.adIndex].trackingEvents[reference.eventIndex]
     }
 
     public func ad(containing reference: EventReference) -> Ad? {
-        guard let position = positions[reference.podID], pods[position].ads.indices.contains(reference.adIndex)
+        guard let position = positions[reference.adBreakID], adBreaks[position].ads.indices.contains(reference.adIndex)
         else { return nil }
-        return pods[position].ads[reference.adIndex]
+        return adBreaks[position].ads[reference.adIndex]
     }
 
     public mutating func setReportingState(_ state: ReportingState, of reference: EventReference) {
-        guard self[reference] != nil, let position = positions[reference.podID] else { return }
-        pods[position].ads[reference.adIndex].trackingEvents[reference.eventIndex].reportingState = state
+        guard self[reference] != nil, let position = positions[reference.adBreakID] else { return }
+        adBreaks[position].ads[reference.adIndex].trackingEvents[reference.eventIndex].reportingState = state
     }
 
-    /// Merges one metadata document's pods; `dataRange` is the range it covers: a known ad missing
+    /// Merges one metadata document's ad breaks; `dataRange` is the range it covers: a known ad missing
     /// from it whose start lies in that range was withdrawn.
-    public mutating func merge(_ incoming: [Pod], within dataRange: DataRange) -> MergeChanges {
+    public mutating func merge(_ incoming: [AdBreak], within dataRange: DataRange) -> MergeChanges {
         var changes = MergeChanges()
         var reordered = false
         // Events this document described, so that an event it repeats takes the union of their URLs.
         var described: Set<EventReference> = []
-        for incomingPod in incoming {
-            guard let position = positions[incomingPod.id] else {
-                pods.append(Pod(id: incomingPod.id, startTime: incomingPod.startTime, duration: incomingPod.duration, ads: []))
-                positions[incomingPod.id] = pods.count - 1
+        for incomingAdBreak in incoming {
+            guard let position = positions[incomingAdBreak.id] else {
+                adBreaks.append(AdBreak(id: incomingAdBreak.id, startTime: incomingAdBreak.startTime, duration: incomingAdBreak.duration, ads: []))
+                positions[incomingAdBreak.id] = adBreaks.count - 1
                 reordered = true
-                merge(incomingPod.ads, intoPodAt: pods.count - 1, changes: &changes, described: &described)
+                merge(incomingAdBreak.ads, intoAdBreakAt: adBreaks.count - 1, changes: &changes, described: &described)
                 continue
             }
-            if pods[position].startTime != incomingPod.startTime { reordered = true }
-            pods[position].startTime = incomingPod.startTime
-            pods[position].duration = incomingPod.duration
-            merge(incomingPod.ads, intoPodAt: position, changes: &changes, described: &described)
+            if adBreaks[position].startTime != incomingAdBreak.startTime { reordered = true }
+            adBreaks[position].startTime = incomingAdBreak.startTime
+            adBreaks[position].duration = incomingAdBreak.duration
+            merge(incomingAdBreak.ads, intoAdBreakAt: position, changes: &changes, described: &described)
         }
         if reordered { reindex() }
         changes.withdrawn = withdraw(missingFrom: incoming, within: dataRange)
@@ -97,47 +97,47 @@ public struct AdSchedule: Sendable, Equatable {
     }
 
     private mutating func merge(
-        _ incomingAds: [Ad], intoPodAt position: Int, changes: inout MergeChanges, described: inout Set<EventReference>
+        _ incomingAds: [Ad], intoAdBreakAt position: Int, changes: inout MergeChanges, described: inout Set<EventReference>
     ) {
-        let podID = pods[position].id
+        let adBreakID = adBreaks[position].id
         for incomingAd in incomingAds {
             let adIndex: Int
-            if let existing = pods[position].ads.firstIndex(where: { $0.id == incomingAd.id }) {
+            if let existing = adBreaks[position].ads.firstIndex(where: { $0.id == incomingAd.id }) {
                 adIndex = existing
-                pods[position].ads[adIndex].startTime = incomingAd.startTime
-                pods[position].ads[adIndex].duration = incomingAd.duration
-                pods[position].ads[adIndex].attachedTracking = incomingAd.attachedTracking
+                adBreaks[position].ads[adIndex].startTime = incomingAd.startTime
+                adBreaks[position].ads[adIndex].duration = incomingAd.duration
+                adBreaks[position].ads[adIndex].attachedTracking = incomingAd.attachedTracking
             } else {
-                pods[position].ads.append(
+                adBreaks[position].ads.append(
                     Ad(
                         id: incomingAd.id, startTime: incomingAd.startTime, duration: incomingAd.duration, trackingEvents: [],
                         attachedTracking: incomingAd.attachedTracking))
-                adIndex = pods[position].ads.count - 1
+                adIndex = adBreaks[position].ads.count - 1
             }
-            let withdrawn = pods[position].ads[adIndex].isWithdrawn
+            let withdrawn = adBreaks[position].ads[adIndex].isWithdrawn
             for incomingEvent in incomingAd.trackingEvents {
                 let key = incomingEvent.key
                 // Read in place: a local copy of the event list would make the append below copy it whole.
-                if let eventIndex = pods[position].ads[adIndex].trackingEvents.firstIndex(where: {
+                if let eventIndex = adBreaks[position].ads[adIndex].trackingEvents.firstIndex(where: {
                     $0.startTime == key.startTime && $0.key == key
                 }) {
-                    let reference = EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex)
+                    let reference = EventReference(adBreakID: adBreakID, adIndex: adIndex, eventIndex: eventIndex)
                     let repeated = !described.insert(reference).inserted
-                    pods[position].ads[adIndex].trackingEvents[eventIndex].describe(incomingEvent.signalingUrls, repeated: repeated)
-                    if pods[position].ads[adIndex].trackingEvents[eventIndex].duration != incomingEvent.duration {
-                        pods[position].ads[adIndex].trackingEvents[eventIndex].duration = incomingEvent.duration
+                    adBreaks[position].ads[adIndex].trackingEvents[eventIndex].describe(incomingEvent.signalingURLs, repeated: repeated)
+                    if adBreaks[position].ads[adIndex].trackingEvents[eventIndex].duration != incomingEvent.duration {
+                        adBreaks[position].ads[adIndex].trackingEvents[eventIndex].duration = incomingEvent.duration
                         changes.resized.append(reference)
                     }
                 } else {
                     var event = incomingEvent
                     event.reportingState = .idle
-                    event.signalingUrls = incomingEvent.signalingUrls.uniqued()
-                    event.currentSignalingUrls = nil
+                    event.signalingURLs = incomingEvent.signalingURLs.uniqued()
+                    event.currentSignalingURLs = nil
                     // An ad withdrawn stays withdrawn, whatever a later document adds to it.
                     event.heldBack = withdrawn ? .withdrawn : nil
-                    let eventIndex = pods[position].ads[adIndex].trackingEvents.count
-                    pods[position].ads[adIndex].trackingEvents.append(event)
-                    let reference = EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex)
+                    let eventIndex = adBreaks[position].ads[adIndex].trackingEvents.count
+                    adBreaks[position].ads[adIndex].trackingEvents.append(event)
+                    let reference = EventReference(adBreakID: adBreakID, adIndex: adIndex, eventIndex: eventIndex)
                     described.insert(reference)
                     changes.added.append(reference)
                 }
@@ -148,19 +148,19 @@ public struct AdSchedule: Sendable, Equatable {
     /// Marks withdrawn the known ads that `incoming` leaves out although their start lies in
     /// `dataRange`, when none of their events fired; returns their events. An ad left out because
     /// the data range moved past it is kept as it was, for the late rule and retention.
-    private mutating func withdraw(missingFrom incoming: [Pod], within dataRange: DataRange) -> [EventReference] {
+    private mutating func withdraw(missingFrom incoming: [AdBreak], within dataRange: DataRange) -> [EventReference] {
         let present = Dictionary(incoming.map { ($0.id, Set($0.ads.map(\.id))) }, uniquingKeysWith: { $0.union($1) })
         var withdrawn: [EventReference] = []
-        for position in pods.indices {
-            let podID = pods[position].id
-            for adIndex in pods[position].ads.indices {
-                let ad = pods[position].ads[adIndex]
-                guard dataRange.start <= ad.startTime, ad.startTime <= dataRange.end, present[podID]?.contains(ad.id) != true, !ad.isWithdrawn,
+        for position in adBreaks.indices {
+            let adBreakID = adBreaks[position].id
+            for adIndex in adBreaks[position].ads.indices {
+                let ad = adBreaks[position].ads[adIndex]
+                guard dataRange.start <= ad.startTime, ad.startTime <= dataRange.end, present[adBreakID]?.contains(ad.id) != true, !ad.isWithdrawn,
                     ad.trackingEvents.allSatisfy({ $0.reportingState == .idle })
                 else { continue }
                 for eventIndex in ad.trackingEvents.indices {
-                    pods[position].ads[adIndex].trackingEvents[eventIndex].heldBack = .withdrawn
-                    withdrawn.append(EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex))
+                    adBreaks[position].ads[adIndex].trackingEvents[eventIndex].heldBack = .withdrawn
+                    withdrawn.append(EventReference(adBreakID: adBreakID, adIndex: adIndex, eventIndex: eventIndex))
                 }
             }
         }
@@ -172,10 +172,10 @@ public struct AdSchedule: Sendable, Equatable {
     /// reaches past its ad is never confirmed.
     public mutating func confirm(within dataRange: DataRange?) -> ConfirmationChanges {
         var changes = ConfirmationChanges()
-        for position in pods.indices {
-            let podID = pods[position].id
-            for adIndex in pods[position].ads.indices {
-                let ad = pods[position].ads[adIndex]
+        for position in adBreaks.indices {
+            let adBreakID = adBreaks[position].id
+            for adIndex in adBreaks[position].ads.indices {
+                let ad = adBreaks[position].ads[adIndex]
                 let isFinal = dataRange.map(ad.isFinal(within:)) ?? false
                 for (eventIndex, event) in ad.trackingEvents.enumerated()
                 where event.event.trigger == .playback && event.reportingState == .idle {
@@ -186,8 +186,8 @@ public struct AdSchedule: Sendable, Equatable {
                         hold = ad.confirms(event) ? nil : isFinal ? .neverConfirmed : .awaitingConfirmation
                     }
                     guard hold != event.heldBack else { continue }
-                    let reference = EventReference(podID: podID, adIndex: adIndex, eventIndex: eventIndex)
-                    pods[position].ads[adIndex].trackingEvents[eventIndex].heldBack = hold
+                    let reference = EventReference(adBreakID: adBreakID, adIndex: adIndex, eventIndex: eventIndex)
+                    adBreaks[position].ads[adIndex].trackingEvents[eventIndex].heldBack = hold
                     if hold == nil {
                         changes.confirmed.append(reference)
                     } else if event.heldBack == nil {
@@ -199,40 +199,40 @@ public struct AdSchedule: Sendable, Equatable {
         return changes
     }
 
-    /// Drops pods that ended before `cutoff` and are not in `current`; returns their ids.
+    /// Drops ad breaks that ended before `cutoff` and are not in `current`; returns their ids.
     public mutating func prune(endedBefore cutoff: Milliseconds, keeping current: Set<String>) -> Set<String> {
         var removed: Set<String> = []
-        pods.removeAll { pod in
-            let drop = pod.endTime < cutoff && !current.contains(pod.id)
-            if drop { removed.insert(pod.id) }
+        adBreaks.removeAll { adBreak in
+            let drop = adBreak.endTime < cutoff && !current.contains(adBreak.id)
+            if drop { removed.insert(adBreak.id) }
             return drop
         }
         if !removed.isEmpty { reindex() }
         return removed
     }
 
-    /// The ads whose action window holds `playhead`, with their pod.
-    public func ads(at playhead: Milliseconds) -> [(pod: Pod, adIndex: Int)] {
-        // Pods do not overlap in practice, but a pod's ads may outrun it: look back a little.
-        let after = pods.partitionPoint { $0.startTime <= playhead }
-        var found: [(pod: Pod, adIndex: Int)] = []
-        for pod in pods[max(0, after - 2)..<after] {
-            for (adIndex, ad) in pod.ads.enumerated() where ad.actionWindow.contains(playhead) {
-                found.append((pod, adIndex))
+    /// The ads whose action window holds `playhead`, with their ad break.
+    public func ads(at playhead: Milliseconds) -> [(adBreak: AdBreak, adIndex: Int)] {
+        // Ad breaks do not overlap in practice, but a ad break's ads may outrun it: look back a little.
+        let after = adBreaks.partitionPoint { $0.startTime <= playhead }
+        var found: [(adBreak: AdBreak, adIndex: Int)] = []
+        for adBreak in adBreaks[max(0, after - 2)..<after] {
+            for (adIndex, ad) in adBreak.ads.enumerated() where ad.actionWindow.contains(playhead) {
+                found.append((adBreak, adIndex))
             }
         }
         return found
     }
 
-    /// The first pod that starts after `playhead`.
-    public func nextPod(after playhead: Milliseconds) -> Pod? {
-        let index = pods.partitionPoint { $0.startTime <= playhead }
-        return index < pods.count ? pods[index] : nil
+    /// The first ad break that starts after `playhead`.
+    public func nextAdBreak(after playhead: Milliseconds) -> AdBreak? {
+        let index = adBreaks.partitionPoint { $0.startTime <= playhead }
+        return index < adBreaks.count ? adBreaks[index] : nil
     }
 
     private mutating func reindex() {
-        pods.sort { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
-        positions = Dictionary(uniqueKeysWithValues: pods.enumerated().map { ($1.id, $0) })
+        adBreaks.sort { ($0.startTime, $0.id) < ($1.startTime, $1.id) }
+        positions = Dictionary(uniqueKeysWithValues: adBreaks.enumerated().map { ($1.id, $0) })
     }
 }
 
@@ -242,14 +242,14 @@ extension TrackingEvent {
     /// later ones are only kept to be shown.
     fileprivate mutating func describe(_ urls: [String], repeated: Bool) {
         // Most refreshes repeat the URLs as they were: nothing to change, nothing to allocate.
-        if !repeated, currentSignalingUrls == nil, urls == signalingUrls { return }
-        let described = repeated ? (currentSignalingUrls ?? signalingUrls) + urls : urls
+        if !repeated, currentSignalingURLs == nil, urls == signalingURLs { return }
+        let described = repeated ? (currentSignalingURLs ?? signalingURLs) + urls : urls
         if reportingState == .idle {
-            signalingUrls = described.uniqued()
-            currentSignalingUrls = nil
+            signalingURLs = described.uniqued()
+            currentSignalingURLs = nil
         } else {
             let shown = described.uniqued()
-            currentSignalingUrls = shown == signalingUrls ? nil : shown
+            currentSignalingURLs = shown == signalingURLs ? nil : shown
         }
     }
 }

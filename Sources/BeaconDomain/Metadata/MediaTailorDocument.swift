@@ -6,7 +6,7 @@ import Foundation
 
 /// One page of AWS Elemental MediaTailor's client-side tracking document, read into the model:
 /// an avail is an ad break, its ads are ads, their `trackingEvents` tracking events whose
-/// `beaconUrls` are the signaling URLs. Times are seconds from the start of the session, so the
+/// `beaconURLs` are the signaling URLs. Times are seconds from the start of the session, so the
 /// document is on the media-time timeline (milliseconds = seconds * 1000, rounded).
 ///
 /// An avail's own tracking (`adBreakTrackingEvents`: `breakStart`, `breakEnd`) goes on an ad of its
@@ -65,25 +65,25 @@ public struct MediaTailorDocument: Sendable, Equatable {
     /// Pages merged in order into one document: an avail repeated on a later page is the later
     /// description; the program-date-time offset is the first page's that has one.
     public static func merged(_ pages: [MediaTailorDocument]) -> MediaTailorDocument {
-        var pods: [Pod] = []
+        var adBreaks: [AdBreak] = []
         var offset: Int64?
         for page in pages {
-            for pod in page.metadata.pods {
-                if let index = pods.firstIndex(where: { $0.id == pod.id }) { pods[index] = pod } else { pods.append(pod) }
+            for adBreak in page.metadata.adBreaks {
+                if let index = adBreaks.firstIndex(where: { $0.id == adBreak.id }) { adBreaks[index] = adBreak } else { adBreaks.append(adBreak) }
             }
             offset = offset ?? page.metadata.programDateTimeOffset
         }
-        pods.sort { $0.startTime < $1.startTime }
+        adBreaks.sort { $0.startTime < $1.startTime }
         return MediaTailorDocument(
-            metadata: MetadataDocument(dataRange: span(of: pods), pods: pods, timeline: .mediaTime, programDateTimeOffset: offset),
+            metadata: MetadataDocument(dataRange: span(of: adBreaks), adBreaks: adBreaks, timeline: .mediaTime, programDateTimeOffset: offset),
             nextToken: pages.last?.nextToken, nonLinearAvails: pages.reduce(0) { $0 + $1.nonLinearAvails })
     }
 
     /// The data range of a MediaTailor document, which gives none: from its first avail's start to
     /// the end of the avail that ends last (0...0 without avails). An ad missing from a later
     /// document within that span was withdrawn; outside it, the window moved on.
-    static func span(of pods: [Pod]) -> DataRange {
-        guard let start = pods.map(\.startTime).min(), let end = pods.map(\.endTime).max() else { return DataRange(start: 0, end: 0) }
+    static func span(of adBreaks: [AdBreak]) -> DataRange {
+        guard let start = adBreaks.map(\.startTime).min(), let end = adBreaks.map(\.endTime).max() else { return DataRange(start: 0, end: 0) }
         return DataRange(start: start, end: end)
     }
 
@@ -107,15 +107,15 @@ public struct MediaTailorDocument: Sendable, Equatable {
             var nextToken: String?
 
             func document() throws(MetadataError) -> MediaTailorDocument {
-                var pods: [Pod] = []
+                var adBreaks: [AdBreak] = []
                 var offset: Int64?
                 for (index, avail) in (avails ?? []).enumerated() {
-                    let (pod, availOffset) = try avail.pod(index: index)
-                    pods.append(pod)
+                    let (adBreak, availOffset) = try avail.adBreak(index: index)
+                    adBreaks.append(adBreak)
                     offset = offset ?? availOffset
                 }
                 return MediaTailorDocument(
-                    metadata: MetadataDocument(dataRange: span(of: pods), pods: pods, timeline: .mediaTime, programDateTimeOffset: offset),
+                    metadata: MetadataDocument(dataRange: span(of: adBreaks), adBreaks: adBreaks, timeline: .mediaTime, programDateTimeOffset: offset),
                     nextToken: nextToken.flatMap { $0.isEmpty ? nil : $0 }, nonLinearAvails: nonLinearAvails?.count ?? 0)
             }
         }
@@ -172,18 +172,18 @@ public struct MediaTailorDocument: Sendable, Equatable {
         }
 
         struct Avail: Decodable {
-            var availId: MetadataIdentifier?
+            var availID: MetadataIdentifier?
             var timing: Timing
             var adBreakTrackingEvents: [Event]?
             var ads: [AdWire]?
 
             enum CodingKeys: String, CodingKey {
-                case availId, startTimeInSeconds, startTime, durationInSeconds, duration, availProgramDateTime, adBreakTrackingEvents, ads
+                case availID = "availId", startTimeInSeconds, startTime, durationInSeconds, duration, availProgramDateTime, adBreakTrackingEvents, ads
             }
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
-                availId = try container.decodeIfPresent(MetadataIdentifier.self, forKey: .availId)
+                availID = try container.decodeIfPresent(MetadataIdentifier.self, forKey: .availID)
                 timing = try Timing(
                     container, start: (.startTimeInSeconds, .startTime), duration: (.durationInSeconds, .duration),
                     programDateTime: .availProgramDateTime)
@@ -191,45 +191,45 @@ public struct MediaTailorDocument: Sendable, Equatable {
                 ads = try container.decodeIfPresent([AdWire].self, forKey: .ads)
             }
 
-            func pod(index: Int) throws(MetadataError) -> (Pod, offset: Int64?) {
-                let id = availId.map(\.text).flatMap { $0.isEmpty ? nil : $0 } ?? "#\(index + 1)"
+            func adBreak(index: Int) throws(MetadataError) -> (AdBreak, offset: Int64?) {
+                let id = availID.map(\.text).flatMap { $0.isEmpty ? nil : $0 } ?? "#\(index + 1)"
                 let start = timing.start ?? 0
                 let duration = timing.duration ?? 0
-                try check(MetadataRejection.place(pod: id), start: start, duration: duration)
+                try check(MetadataRejection.place(adBreak: id), start: start, duration: duration)
                 var offset = timing.programDateTime.map { $0 - start }
                 var ads: [Ad] = []
                 if let breakEvents = adBreakTrackingEvents, !breakEvents.isEmpty {
                     let events = try breakEvents.map { event throws(MetadataError) in
                         let eventStart = event.timing.start ?? (TrackingEventType(named: event.eventType) == .breakEnd ? start + duration : start)
                         return try event.trackingEvent(
-                            at: eventStart, place: MetadataRejection.place(pod: id, ad: MediaTailorDocument.adBreakTrackingAdID, event: event.eventType))
+                            at: eventStart, place: MetadataRejection.place(adBreak: id, ad: MediaTailorDocument.adBreakTrackingAdID, event: event.eventType))
                     }
                     ads.append(Ad(id: MediaTailorDocument.adBreakTrackingAdID, startTime: start, duration: duration, trackingEvents: events))
                 }
                 for (adIndex, wire) in (self.ads ?? []).enumerated() {
-                    let (ad, adOffset) = try wire.ad(pod: id, index: adIndex, availStart: start)
+                    let (ad, adOffset) = try wire.ad(adBreak: id, index: adIndex, availStart: start)
                     ads.append(ad)
                     offset = offset ?? adOffset
                 }
-                return (Pod(id: id, startTime: start, duration: duration, ads: ads), offset)
+                return (AdBreak(id: id, startTime: start, duration: duration, ads: ads), offset)
             }
         }
 
         struct AdWire: Decodable {
-            var adId: MetadataIdentifier?
+            var adID: MetadataIdentifier?
             var timing: Timing
             var trackingEvents: [Event]?
             var adVerifications: [Lenient<Attached>]?
             var companionAds: [Lenient<Attached>]?
 
             enum CodingKeys: String, CodingKey {
-                case adId, startTimeInSeconds, startTime, durationInSeconds, duration, adProgramDateTime, trackingEvents, adVerifications,
+                case adID = "adId", startTimeInSeconds, startTime, durationInSeconds, duration, adProgramDateTime, trackingEvents, adVerifications, 
                     companionAds
             }
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
-                adId = try container.decodeIfPresent(MetadataIdentifier.self, forKey: .adId)
+                adID = try container.decodeIfPresent(MetadataIdentifier.self, forKey: .adID)
                 timing = try Timing(
                     container, start: (.startTimeInSeconds, .startTime), duration: (.durationInSeconds, .duration), programDateTime: .adProgramDateTime)
                 trackingEvents = try container.decodeIfPresent([Event].self, forKey: .trackingEvents)
@@ -238,15 +238,15 @@ public struct MediaTailorDocument: Sendable, Equatable {
                 companionAds = (try? container.decodeIfPresent([Lenient<Attached>].self, forKey: .companionAds)) ?? nil
             }
 
-            func ad(pod: String, index: Int, availStart: Milliseconds) throws(MetadataError) -> (Ad, offset: Int64?) {
-                let id = adId.map(\.text).flatMap { $0.isEmpty ? nil : $0 } ?? "#\(index + 1)"
+            func ad(adBreak: String, index: Int, availStart: Milliseconds) throws(MetadataError) -> (Ad, offset: Int64?) {
+                let id = adID.map(\.text).flatMap { $0.isEmpty ? nil : $0 } ?? "#\(index + 1)"
                 let start = timing.start ?? availStart
                 let duration = timing.duration ?? 0
-                try check(MetadataRejection.place(pod: pod, ad: id), start: start, duration: duration)
+                try check(MetadataRejection.place(adBreak: adBreak, ad: id), start: start, duration: duration)
                 var offset = timing.programDateTime.map { $0 - start }
                 var events: [TrackingEvent] = []
                 for event in trackingEvents ?? [] {
-                    events.append(try event.trackingEvent(at: event.timing.start ?? start, place: MetadataRejection.place(pod: pod, ad: id, event: event.eventType)))
+                    events.append(try event.trackingEvent(at: event.timing.start ?? start, place: MetadataRejection.place(adBreak: adBreak, ad: id, event: event.eventType)))
                     offset = offset ?? event.timing.programDateTime.map { $0 - (event.timing.start ?? start) }
                 }
                 var attached: [AttachedTracking] = []
@@ -258,7 +258,7 @@ public struct MediaTailorDocument: Sendable, Equatable {
                             continue
                         }
                         // Owed by a player that runs no verification script: sent with the impression.
-                        events.append(TrackingEvent(event: tracking.event, startTime: start, duration: 0, signalingUrls: tracking.signalingUrls))
+                        events.append(TrackingEvent(event: tracking.event, startTime: start, duration: 0, signalingURLs: tracking.signalingURLs))
                     }
                 }
                 return (Ad(id: id, startTime: start, duration: duration, trackingEvents: events, attachedTracking: attached), offset)
@@ -267,17 +267,17 @@ public struct MediaTailorDocument: Sendable, Equatable {
 
         struct Event: Decodable {
             var eventType: String
-            var beaconUrls: [String]?
+            var beaconURLs: [String]?
             var timing: Timing
 
             enum CodingKeys: String, CodingKey {
-                case eventType, beaconUrls, startTimeInSeconds, startTime, durationInSeconds, duration, eventProgramDateTime
+                case eventType, beaconURLs = "beaconUrls", startTimeInSeconds, startTime, durationInSeconds, duration, eventProgramDateTime
             }
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 eventType = try container.decode(String.self, forKey: .eventType)
-                beaconUrls = try container.decodeIfPresent([String].self, forKey: .beaconUrls)
+                beaconURLs = try container.decodeIfPresent([String].self, forKey: .beaconURLs)
                 timing = try Timing(
                     container, start: (.startTimeInSeconds, .startTime), duration: (.durationInSeconds, .duration),
                     programDateTime: .eventProgramDateTime)
@@ -286,7 +286,7 @@ public struct MediaTailorDocument: Sendable, Equatable {
             func trackingEvent(at start: Milliseconds, place: @autoclosure () -> String) throws(MetadataError) -> TrackingEvent {
                 let duration = timing.duration ?? 0
                 try check(place(), start: start, duration: duration)
-                return TrackingEvent(event: TrackingEventType(named: eventType), startTime: start, duration: duration, signalingUrls: beaconUrls ?? [])
+                return TrackingEvent(event: TrackingEventType(named: eventType), startTime: start, duration: duration, signalingURLs: beaconURLs ?? [])
             }
         }
 
@@ -296,7 +296,7 @@ public struct MediaTailorDocument: Sendable, Equatable {
 
             func tracking(from source: AttachedTracking.Source) -> [AttachedTracking] {
                 (trackingEvents ?? []).compactMap(\.value).map {
-                    AttachedTracking(source: source, event: TrackingEventType(named: $0.event), startTime: nil, signalingUrls: $0.uri.map { [$0] } ?? [])
+                    AttachedTracking(source: source, event: TrackingEventType(named: $0.event), startTime: nil, signalingURLs: $0.uri.map { [$0] } ?? [])
                 }
             }
         }

@@ -4,19 +4,19 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One ad-tracking metadata response: the data range it covers and its pods.
+/// One ad-tracking metadata response: the data range it covers and its ad breaks.
 public struct MetadataDocument: Sendable, Equatable {
     public var dataRange: DataRange
-    public var pods: [Pod]
+    public var adBreaks: [AdBreak]
     /// What the document's times are counted on.
     public var timeline: Timeline
     /// Program date time minus media time, when a media-time document also places itself on
     /// program date time (MediaTailor's `*ProgramDateTime`): ticks of either form can then be mapped.
     public var programDateTimeOffset: Milliseconds?
 
-    public init(dataRange: DataRange, pods: [Pod], timeline: Timeline = .programDateTime, programDateTimeOffset: Milliseconds? = nil) {
+    public init(dataRange: DataRange, adBreaks: [AdBreak], timeline: Timeline = .programDateTime, programDateTimeOffset: Milliseconds? = nil) {
         self.dataRange = dataRange
-        self.pods = pods
+        self.adBreaks = adBreaks
         self.timeline = timeline
         self.programDateTimeOffset = programDateTimeOffset
     }
@@ -118,13 +118,13 @@ public struct MetadataDocument: Sendable, Equatable {
             throw MetadataError(
                 reason: "dataRange: end \(timeline.format(dataRange.end)) is before start \(timeline.format(dataRange.start))")
         }
-        for pod in pods {
-            try check(MetadataRejection.place(pod: pod.id), start: pod.startTime, duration: pod.duration)
-            for ad in pod.ads {
-                try check(MetadataRejection.place(pod: pod.id, ad: ad.id), start: ad.startTime, duration: ad.duration)
+        for adBreak in adBreaks {
+            try check(MetadataRejection.place(adBreak: adBreak.id), start: adBreak.startTime, duration: adBreak.duration)
+            for ad in adBreak.ads {
+                try check(MetadataRejection.place(adBreak: adBreak.id, ad: ad.id), start: ad.startTime, duration: ad.duration)
                 for event in ad.trackingEvents {
                     try check(
-                        MetadataRejection.place(pod: pod.id, ad: ad.id, event: event.event.rawValue), start: event.startTime,
+                        MetadataRejection.place(adBreak: adBreak.id, ad: ad.id, event: event.event.rawValue), start: event.startTime,
                         duration: event.duration)
                 }
             }
@@ -135,38 +135,38 @@ public struct MetadataDocument: Sendable, Equatable {
     private enum Wire {
         struct Document: Codable {
             var dataRange: RangeWire
-            var adBreaks: [PodWire]?
+            var adBreaks: [AdBreakWire]?
 
             init(_ document: MetadataDocument) {
                 dataRange = RangeWire(start: MetadataTime(document.dataRange.start), end: MetadataTime(document.dataRange.end))
-                adBreaks = document.pods.map(PodWire.init)
+                adBreaks = document.adBreaks.map(AdBreakWire.init)
             }
 
             var document: MetadataDocument {
                 MetadataDocument(
                     dataRange: DataRange(start: dataRange.start.milliseconds, end: dataRange.end.milliseconds),
-                    pods: (adBreaks ?? []).map(\.pod))
+                    adBreaks: (adBreaks ?? []).map(\.adBreak))
             }
         }
         struct RangeWire: Codable {
             var start: MetadataTime
             var end: MetadataTime
         }
-        struct PodWire: Codable {
+        struct AdBreakWire: Codable {
             var id: MetadataIdentifier
             var startTime: MetadataTime
             var duration: MetadataTime
             var ads: [AdWire]?
 
-            init(_ pod: Pod) {
-                id = MetadataIdentifier(pod.id)
-                startTime = MetadataTime(pod.startTime)
-                duration = MetadataTime(pod.duration)
-                ads = pod.ads.map(AdWire.init)
+            init(_ adBreak: AdBreak) {
+                id = MetadataIdentifier(adBreak.id)
+                startTime = MetadataTime(adBreak.startTime)
+                duration = MetadataTime(adBreak.duration)
+                ads = adBreak.ads.map(AdWire.init)
             }
 
-            var pod: Pod {
-                Pod(id: id.text, startTime: startTime.milliseconds, duration: duration.milliseconds, ads: (ads ?? []).map(\.ad))
+            var adBreak: AdBreak {
+                AdBreak(id: id.text, startTime: startTime.milliseconds, duration: duration.milliseconds, ads: (ads ?? []).map(\.ad))
             }
         }
         struct AdWire: Codable {
@@ -188,8 +188,8 @@ public struct MetadataDocument: Sendable, Equatable {
                 icons = attached[.icon].map { tracking in
                     tracking.map { tracking in
                         tracking.event == AttachedTracking.iconView
-                            ? IconWire(iconViewTracking: tracking.signalingUrls)
-                            : IconWire(iconClicks: IconClicksWire(iconClickTracking: tracking.signalingUrls.map(URIWire.init)))
+                            ? IconWire(iconViewTracking: tracking.signalingURLs)
+                            : IconWire(iconClicks: IconClicksWire(iconClickTracking: tracking.signalingURLs.map(URIWire.init)))
                     }
                 }
                 adVerifications = attached[.verification].map { [VerificationWire(trackingEvents: $0.map(AttachedEventWire.init))] }
@@ -218,12 +218,12 @@ public struct MetadataDocument: Sendable, Equatable {
                 }
                 for icon in icons ?? [] {
                     if let urls = icon.iconViewTracking {
-                        attached.append(AttachedTracking(source: .icon, event: AttachedTracking.iconView, startTime: nil, signalingUrls: urls))
+                        attached.append(AttachedTracking(source: .icon, event: AttachedTracking.iconView, startTime: nil, signalingURLs: urls))
                     }
                     if let clicks = icon.iconClicks?.iconClickTracking {
                         attached.append(
                             AttachedTracking(
-                                source: .icon, event: AttachedTracking.iconClick, startTime: nil, signalingUrls: clicks.compactMap(\.uri)))
+                                source: .icon, event: AttachedTracking.iconClick, startTime: nil, signalingURLs: clicks.compactMap(\.uri)))
                     }
                 }
                 for verification in adVerifications ?? [] {
@@ -236,7 +236,7 @@ public struct MetadataDocument: Sendable, Equatable {
                         events.append(
                             TrackingEvent(
                                 event: event, startTime: tracking.startTime?.milliseconds ?? startTime.milliseconds,
-                                duration: tracking.duration?.milliseconds ?? 0, signalingUrls: tracking.signalingUrls ?? []))
+                                duration: tracking.duration?.milliseconds ?? 0, signalingURLs: tracking.signalingURLs ?? []))
                     }
                 }
                 return Ad(
@@ -250,19 +250,22 @@ public struct MetadataDocument: Sendable, Equatable {
             var startTime: MetadataTime
             /// Optional in Harmonic's iOS client, never read by its Android one: none is 0.
             var duration: MetadataTime?
-            var signalingUrls: [String]?
+            var signalingURLs: [String]?
+
+            // The wire names, as documents and earlier releases spell them.
+            enum CodingKeys: String, CodingKey { case event, startTime, duration, signalingURLs = "signalingUrls" }
 
             init(_ event: TrackingEvent) {
                 self.event = event.event.rawValue
                 startTime = MetadataTime(event.startTime)
                 duration = MetadataTime(event.duration)
-                signalingUrls = event.signalingUrls
+                signalingURLs = event.signalingURLs
             }
 
             var trackingEvent: TrackingEvent {
                 TrackingEvent(
                     event: TrackingEventType(named: event), startTime: startTime.milliseconds, duration: duration?.milliseconds ?? 0,
-                    signalingUrls: signalingUrls ?? [])
+                    signalingURLs: signalingURLs ?? [])
             }
         }
         struct CompanionAdsWire: Codable {
@@ -289,17 +292,20 @@ public struct MetadataDocument: Sendable, Equatable {
             var event: String
             var startTime: MetadataTime?
             var duration: MetadataTime?
-            var signalingUrls: [String]?
+            var signalingURLs: [String]?
+
+            // The wire names, as documents and earlier releases spell them.
+            enum CodingKeys: String, CodingKey { case event, startTime, duration, signalingURLs = "signalingUrls" }
 
             init(_ tracking: AttachedTracking) {
                 event = tracking.event.rawValue
                 startTime = tracking.startTime.map(MetadataTime.init)
-                signalingUrls = tracking.signalingUrls
+                signalingURLs = tracking.signalingURLs
             }
 
             func tracking(from source: AttachedTracking.Source) -> AttachedTracking {
                 AttachedTracking(
-                    source: source, event: TrackingEventType(named: event), startTime: startTime?.milliseconds, signalingUrls: signalingUrls ?? [])
+                    source: source, event: TrackingEventType(named: event), startTime: startTime?.milliseconds, signalingURLs: signalingURLs ?? [])
             }
         }
         struct IconWire: Codable {

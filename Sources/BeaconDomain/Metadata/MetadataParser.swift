@@ -42,7 +42,7 @@ package struct MetadataParser {
 
     /// The keys the metadata names; any other is skipped with its value.
     private enum Field {
-        case dataRange, adBreaks, start, end, id, startTime, duration, ads, trackingEvents, event, signalingUrls, other
+        case dataRange, adBreaks, start, end, id, startTime, duration, ads, trackingEvents, event, signalingURLs, other
         /// `companionAds`, `icons`, `adVerifications`: rare, and left to JSONDecoder.
         case attached
     }
@@ -50,17 +50,17 @@ package struct MetadataParser {
     private mutating func document() throws(Unsure) -> MetadataDocument {
         skipWhitespace()
         var dataRange: DataRange?
-        var pods: [Pod]?
+        var adBreaks: [AdBreak]?
         try readObject { (parser, field) throws(Unsure) in
             switch field {
             case .dataRange: try parser.read(into: &dataRange) { (parser) throws(Unsure) in try parser.dataRange() }
-            case .adBreaks: try parser.read(into: &pods) { (parser) throws(Unsure) in try parser.readList { (parser) throws(Unsure) in try parser.pod() } }
+            case .adBreaks: try parser.read(into: &adBreaks) { (parser) throws(Unsure) in try parser.readList { (parser) throws(Unsure) in try parser.adBreak() } }
             default: try parser.skipValue(depth: 0)
             }
         }
         skipWhitespace()
         guard position == bytes.count, let dataRange else { throw Unsure() }
-        return MetadataDocument(dataRange: dataRange, pods: pods ?? [])
+        return MetadataDocument(dataRange: dataRange, adBreaks: adBreaks ?? [])
     }
 
     private mutating func dataRange() throws(Unsure) -> DataRange {
@@ -77,10 +77,10 @@ package struct MetadataParser {
         return DataRange(start: start, end: end)
     }
 
-    private mutating func pod() throws(Unsure) -> Pod {
-        let pod = try entry(named: .id, holding: .ads) { (parser) throws(Unsure) in try parser.ad() }
-        guard let duration = pod.duration else { throw Unsure() }
-        return Pod(id: pod.name, startTime: pod.startTime, duration: duration, ads: pod.held)
+    private mutating func adBreak() throws(Unsure) -> AdBreak {
+        let adBreak = try entry(named: .id, holding: .ads) { (parser) throws(Unsure) in try parser.ad() }
+        guard let duration = adBreak.duration else { throw Unsure() }
+        return AdBreak(id: adBreak.name, startTime: adBreak.startTime, duration: duration, ads: adBreak.held)
     }
 
     private mutating func ad() throws(Unsure) -> Ad {
@@ -90,14 +90,14 @@ package struct MetadataParser {
     }
 
     private mutating func trackingEvent() throws(Unsure) -> TrackingEvent {
-        let event = try entry(named: .event, holding: .signalingUrls) { (parser) throws(Unsure) in try parser.readString() }
+        let event = try entry(named: .event, holding: .signalingURLs) { (parser) throws(Unsure) in try parser.readString() }
         // An event without a duration lasts 0: Harmonic's iOS client has it optional.
         return TrackingEvent(
             event: TrackingEventType(named: event.name), startTime: event.startTime, duration: event.duration ?? 0,
-            signalingUrls: event.held)
+            signalingURLs: event.held)
     }
 
-    /// A pod, an ad or a tracking event: a name under `nameField`, a start time, a duration if
+    /// A ad break, an ad or a tracking event: a name under `nameField`, a start time, a duration if
     /// given, and an optional list of what it holds under `heldField`.
     private mutating func entry<Held>(
         named nameField: Field, holding heldField: Field, _ element: (inout Self) throws(Unsure) -> Held
@@ -152,7 +152,7 @@ package struct MetadataParser {
         case 8: return matches("duration") ? .duration : matches("adBreaks") ? .adBreaks : .other
         case 9: return matches("startTime") ? .startTime : matches("dataRange") ? .dataRange : .other
         case 12: return matches("companionAds") ? .attached : .other
-        case 13: return matches("signalingUrls") ? .signalingUrls : .other
+        case 13: return matches("signalingUrls") ? .signalingURLs : .other
         case 14: return matches("trackingEvents") ? .trackingEvents : .other
         case 15: return matches("adVerifications") ? .attached : .other
         default: return .other

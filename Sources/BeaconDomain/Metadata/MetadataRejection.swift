@@ -8,8 +8,8 @@ import Foundation
 /// event start: duration is not a number of milliseconds` rather than a path of list indexes.
 enum MetadataRejection {
     /// Where a rejection is: an ad break, an ad within it, a tracking event within that.
-    static func place(pod: String, ad: String? = nil, event: String? = nil) -> String {
-        var parts = ["ad break \(pod)"]
+    static func place(adBreak: String, ad: String? = nil, event: String? = nil) -> String {
+        var parts = ["ad break \(adBreak)"]
         if let ad { parts.append("ad \(ad)") }
         if let event { parts.append("event \(event)") }
         return parts.joined(separator: ", ")

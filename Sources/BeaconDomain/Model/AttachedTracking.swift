@@ -19,13 +19,16 @@ public struct AttachedTracking: Sendable, Equatable, Codable {
     public var event: TrackingEventType
     /// When the metadata gives one.
     public var startTime: Milliseconds?
-    public var signalingUrls: [String]
+    public var signalingURLs: [String]
 
-    public init(source: Source, event: TrackingEventType, startTime: Milliseconds?, signalingUrls: [String]) {
+    // The wire names, as documents and earlier releases spell them.
+    enum CodingKeys: String, CodingKey { case source, event, startTime, signalingURLs = "signalingUrls" }
+
+    public init(source: Source, event: TrackingEventType, startTime: Milliseconds?, signalingURLs: [String]) {
         self.source = source
         self.event = event
         self.startTime = startTime
-        self.signalingUrls = signalingUrls
+        self.signalingURLs = signalingURLs
     }
 
     /// An icon's view tracking: its `iconViewTracking` URLs.

@@ -1,14 +1,17 @@
 /// Where a tracking event lives in the ad schedule.
 ///
-/// Merging only ever appends ads to a pod and events to an ad, so the positions stay valid
-/// for as long as the pod is retained.
+/// Merging only ever appends ads to a ad break and events to an ad, so the positions stay valid
+/// for as long as the ad break is retained.
 public struct EventReference: Hashable, Sendable, Codable {
-    public var podID: String
+    public var adBreakID: String
     public var adIndex: Int
     public var eventIndex: Int
 
-    public init(podID: String, adIndex: Int, eventIndex: Int) {
-        self.podID = podID
+    // The wire names, as documents and earlier releases spell them.
+    enum CodingKeys: String, CodingKey { case adBreakID = "podID", adIndex, eventIndex }
+
+    public init(adBreakID: String, adIndex: Int, eventIndex: Int) {
+        self.adBreakID = adBreakID
         self.adIndex = adIndex
         self.eventIndex = eventIndex
     }

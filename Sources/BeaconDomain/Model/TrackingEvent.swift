@@ -3,30 +3,33 @@ public struct TrackingEvent: Sendable, Equatable, Codable {
     public var event: TrackingEventType
     public var startTime: Milliseconds
     public var duration: Milliseconds
-    public var signalingUrls: [String]
+    public var signalingURLs: [String]
     public var reportingState: ReportingState
     /// Why the metadata keeps it from firing, if it does.
     public var heldBack: HoldReason?
     /// The signaling URLs the latest metadata gives, when they changed after the event fired:
     /// shown in status, never sent.
-    public var currentSignalingUrls: [String]?
+    public var currentSignalingURLs: [String]?
+
+    // The wire names, as documents and earlier releases spell them.
+    enum CodingKeys: String, CodingKey { case event, startTime, duration, signalingURLs = "signalingUrls", reportingState, heldBack, currentSignalingURLs = "currentSignalingUrls" }
 
     public init(
         event: TrackingEventType,
         startTime: Milliseconds,
         duration: Milliseconds,
-        signalingUrls: [String],
+        signalingURLs: [String],
         reportingState: ReportingState = .idle,
         heldBack: HoldReason? = nil,
-        currentSignalingUrls: [String]? = nil
+        currentSignalingURLs: [String]? = nil
     ) {
         self.event = event
         self.startTime = startTime
         self.duration = duration
-        self.signalingUrls = signalingUrls
+        self.signalingURLs = signalingURLs
         self.reportingState = reportingState
         self.heldBack = heldBack
-        self.currentSignalingUrls = currentSignalingUrls
+        self.currentSignalingURLs = currentSignalingURLs
     }
 
     /// The shortest firing window: a zero-duration quartile still gets a second of playback to be seen in.

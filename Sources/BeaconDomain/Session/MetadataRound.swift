@@ -98,8 +98,8 @@ package struct MetadataRound: Sendable {
             return .finished(.failed(reason: "rejected: \(error.reason)", requestedWait: nil))
         }
         bytes += body.count
-        let seen = Set(pages.flatMap(\.metadata.pods).map(\.id))
-        let bringsNew = page.metadata.pods.contains { pod in !seen.contains(pod.id) }
+        let seen = Set(pages.flatMap(\.metadata.adBreaks).map(\.id))
+        let bringsNew = page.metadata.adBreaks.contains { adBreak in !seen.contains(adBreak.id) }
         pages.append(page)
         if bringsNew, pages.count < Self.maxMediaTailorPages, let next = page.nextToken, next != token {
             token = next
@@ -112,7 +112,7 @@ package struct MetadataRound: Sendable {
         if document.programDateTimeOffset == nil { document.programDateTimeOffset = programDateTimeOffset }
         programDateTimeOffset = document.programDateTimeOffset
         // Nothing new since the last token: what is known stands as it was.
-        return .finished(document.pods.isEmpty ? .unchanged(bytes: bytes) : .document(document, bytes: bytes))
+        return .finished(document.adBreaks.isEmpty ? .unchanged(bytes: bytes) : .document(document, bytes: bytes))
     }
 
     /// How many pages this refresh read (MediaTailor), for the log.

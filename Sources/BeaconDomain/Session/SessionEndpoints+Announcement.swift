@@ -3,18 +3,18 @@ extension SessionEndpoints {
     /// its manifest and tracking URLs and its session ID, `null` when it has none.
     package var announcement: String {
         struct Announcement: Encodable {
-            var manifestUrl: String
-            var trackingUrl: String
-            var sessionId: String?
+            var manifestURL: String
+            var trackingURL: String
+            var sessionID: String?
             // Encoded by hand: a synthesized encoding would leave out a nil session ID, and the player reads the key.
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(manifestUrl, forKey: .manifestUrl)
-                try container.encode(trackingUrl, forKey: .trackingUrl)
-                try container.encode(sessionId, forKey: .sessionId)
+                try container.encode(manifestURL, forKey: .manifestURL)
+                try container.encode(trackingURL, forKey: .trackingURL)
+                try container.encode(sessionID, forKey: .sessionID)
             }
-            enum CodingKeys: String, CodingKey { case manifestUrl, trackingUrl, sessionId }
+            enum CodingKeys: String, CodingKey { case manifestURL = "manifestUrl", trackingURL = "trackingUrl", sessionID = "sessionId" }
         }
-        return JSONLine.encode(Announcement(manifestUrl: manifestUrl, trackingUrl: trackingUrl, sessionId: sessionId))
+        return JSONLine.encode(Announcement(manifestURL: manifestURL, trackingURL: trackingURL, sessionID: sessionID))
     }
 }

@@ -7,36 +7,36 @@ import Foundation
 /// The URLs of one ad-insertion session, as handed to the player and shown in status.
 public struct SessionEndpoints: Sendable, Equatable, Codable {
     /// The stream URL the session was started from.
-    public var mediaUrl: String
+    public var mediaURL: String
     /// The session's own manifest: what the player must play.
-    public var manifestUrl: String
+    public var manifestURL: String
     /// Where the ad-tracking metadata is polled.
-    public var trackingUrl: String
+    public var trackingURL: String
     /// The ad-insertion service's session id (`sessid`), when the URLs carry one.
-    public var sessionId: String?
+    public var sessionID: String?
     /// The service the session speaks to; nil while `auto` has not decided (a session given its
     /// tracking URL, until its first document).
     public var dialect: Dialect?
 
-    public init(mediaUrl: String, manifestUrl: String, trackingUrl: String, sessionId: String?, dialect: Dialect? = nil) {
-        self.mediaUrl = mediaUrl
-        self.manifestUrl = manifestUrl
-        self.trackingUrl = trackingUrl
-        self.sessionId = sessionId
+    public init(mediaURL: String, manifestURL: String, trackingURL: String, sessionID: String?, dialect: Dialect? = nil) {
+        self.mediaURL = mediaURL
+        self.manifestURL = manifestURL
+        self.trackingURL = trackingURL
+        self.sessionID = sessionID
         self.dialect = dialect
     }
 
     /// What the journal files this session's deliveries under: its `sessid`, or else its media URL.
-    public var journalKey: String { sessionId ?? mediaUrl }
+    public var journalKey: String { sessionID ?? mediaURL }
 
-    private enum CodingKeys: String, CodingKey { case mediaUrl, manifestUrl, trackingUrl, sessionId, dialect }
+    private enum CodingKeys: String, CodingKey { case mediaURL = "mediaUrl", manifestURL = "manifestUrl", trackingURL = "trackingUrl", sessionID = "sessionId", dialect }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(mediaUrl, forKey: .mediaUrl)
-        try container.encode(manifestUrl, forKey: .manifestUrl)
-        try container.encode(trackingUrl, forKey: .trackingUrl)
-        try container.encode(sessionId, forKey: .sessionId)
+        try container.encode(mediaURL, forKey: .mediaURL)
+        try container.encode(manifestURL, forKey: .manifestURL)
+        try container.encode(trackingURL, forKey: .trackingURL)
+        try container.encode(sessionID, forKey: .sessionID)
         try container.encode(dialect, forKey: .dialect)
     }
 

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// MediaTailor (``Dialect/mediatailor``, or `auto` for a URL under `/v1/session/`): one POST of
 /// `{"reportingMode": "client", "adsParams": {...}}` to the session-initialization URL, whose answer
-/// gives `manifestUrl` and `trackingUrl`, relative to the URL answering.
+/// gives `manifestURL` and `trackingURL`, relative to the URL answering.
 public struct SessionInitializer: Sendable {
     public var client: any HTTPClient
     /// The largest init or playlist body read.
@@ -61,8 +61,11 @@ public struct SessionInitializer: Sendable {
     }
 
     private struct InitResponse: Decodable {
-        var manifestUrl: String
-        var trackingUrl: String
+        var manifestURL: String
+        var trackingURL: String
+
+        // The wire names, as documents and earlier releases spell them.
+        enum CodingKeys: String, CodingKey { case manifestURL = "manifestUrl", trackingURL = "trackingUrl" }
     }
 
     /// MediaTailor's session-initialization request body.
@@ -107,8 +110,8 @@ public struct SessionInitializer: Sendable {
         }
         return try endpoints(
             media: media,
-            manifest: SessionEndpoints.resolve(answer.manifestUrl, against: response.finalURL),
-            tracking: SessionEndpoints.resolve(answer.trackingUrl, against: response.finalURL))
+            manifest: SessionEndpoints.resolve(answer.manifestURL, against: response.finalURL),
+            tracking: SessionEndpoints.resolve(answer.trackingURL, against: response.finalURL))
     }
 
     private func plainGet(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
@@ -143,12 +146,12 @@ public struct SessionInitializer: Sendable {
         if dialect == .mediatailor || (dialect == nil && sessid == nil && tracking.contains("/v1/tracking/")) {
             // MediaTailor's session id is the tracking URL's last path segment.
             let id = sessid ?? URLComponents(string: tracking)?.path.split(separator: "/").last.map(String.init)
-            return SessionEndpoints(mediaUrl: media, manifestUrl: manifest, trackingUrl: tracking, sessionId: id, dialect: .mediatailor)
+            return SessionEndpoints(mediaURL: media, manifestURL: manifest, trackingURL: tracking, sessionID: id, dialect: .mediatailor)
         }
         guard let sessionID = SessionEndpoints.sessionID(in: manifest) ?? SessionEndpoints.sessionID(in: tracking) else {
             throw SessionInitError(reason: "the stream's URLs carry no sessid: is this an ad-insertion stream?")
         }
-        return SessionEndpoints(mediaUrl: media, manifestUrl: manifest, trackingUrl: tracking, sessionId: sessionID, dialect: .harmonic)
+        return SessionEndpoints(mediaURL: media, manifestURL: manifest, trackingURL: tracking, sessionID: sessionID, dialect: .harmonic)
     }
 
     /// The URI of the first variant stream of an HLS master playlist.

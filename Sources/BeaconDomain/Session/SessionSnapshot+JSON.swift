@@ -27,18 +27,18 @@ extension SessionSnapshot {
 extension JSONBytes {
     fileprivate mutating func write(_ endpoints: SessionEndpoints) {
         object { json in
-            json.member("mediaUrl") { $0.string(endpoints.mediaUrl) }
-            json.member("manifestUrl") { $0.string(endpoints.manifestUrl) }
-            json.member("trackingUrl") { $0.string(endpoints.trackingUrl) }
+            json.member("mediaUrl") { $0.string(endpoints.mediaURL) }
+            json.member("manifestUrl") { $0.string(endpoints.manifestURL) }
+            json.member("trackingUrl") { $0.string(endpoints.trackingURL) }
             json.member("sessionId") { json in
-                if let sessionId = endpoints.sessionId { json.string(sessionId) } else { json.null() }
+                if let sessionID = endpoints.sessionID { json.string(sessionID) } else { json.null() }
             }
             if let dialect = endpoints.dialect { json.member("dialect") { $0.string(dialect.rawValue) } }
         }
     }
 
-    fileprivate mutating func write(_ pod: Pod) {
-        entry(id: pod.id, startTime: pod.startTime, duration: pod.duration, holding: "ads", pod.ads) { $0.write($1) }
+    fileprivate mutating func write(_ adBreak: AdBreak) {
+        entry(id: adBreak.id, startTime: adBreak.startTime, duration: adBreak.duration, holding: "ads", adBreak.ads) { $0.write($1) }
     }
 
     fileprivate mutating func write(_ ad: Ad) {
@@ -49,7 +49,7 @@ extension JSONBytes {
         }
     }
 
-    /// A pod or an ad: an id, a start time, a duration, what it holds and `more` members.
+    /// A ad break or an ad: an id, a start time, a duration, what it holds and `more` members.
     private mutating func entry<Items: Sequence>(
         id: String, startTime: Milliseconds, duration: Milliseconds, holding name: StaticString, _ items: Items,
         _ item: (inout JSONBytes, Items.Element) -> Void, more: (inout JSONBytes) -> Void = { _ in }
@@ -68,7 +68,7 @@ extension JSONBytes {
             json.member("source") { $0.string(tracking.source.rawValue) }
             json.member("event") { $0.string(tracking.event.rawValue) }
             if let startTime = tracking.startTime { json.member("startTime") { $0.integer(startTime) } }
-            json.member("signalingUrls") { $0.array(tracking.signalingUrls) { $0.string($1) } }
+            json.member("signalingUrls") { $0.array(tracking.signalingURLs) { $0.string($1) } }
         }
     }
 
@@ -77,10 +77,10 @@ extension JSONBytes {
             json.member("event") { $0.string(event.event.rawValue) }
             json.member("startTime") { $0.integer(event.startTime) }
             json.member("duration") { $0.integer(event.duration) }
-            json.member("signalingUrls") { $0.array(event.signalingUrls) { $0.string($1) } }
+            json.member("signalingUrls") { $0.array(event.signalingURLs) { $0.string($1) } }
             json.member("reportingState") { $0.string(event.reportingState.rawValue) }
             if let heldBack = event.heldBack { json.member("heldBack") { $0.string(heldBack.rawValue) } }
-            if let urls = event.currentSignalingUrls { json.member("currentSignalingUrls") { $0.array(urls) { $0.string($1) } } }
+            if let urls = event.currentSignalingURLs { json.member("currentSignalingUrls") { $0.array(urls) { $0.string($1) } } }
         }
     }
 }

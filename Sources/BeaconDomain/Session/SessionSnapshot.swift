@@ -5,7 +5,7 @@
 public struct SessionSnapshot: Sendable, Equatable, Codable {
     public var endpoints: SessionEndpoints
     /// The merged ad breaks, as the session knew them.
-    public var adBreaks: [Pod]
+    public var adBreaks: [AdBreak]
     public var dataRange: DataRange?
     /// The played stretches of program time, as `[start, end]` pairs.
     public var played: [[Milliseconds]]
@@ -18,7 +18,7 @@ public struct SessionSnapshot: Sendable, Equatable, Codable {
     public var programDateTimeOffset: Milliseconds?
 
     public init(
-        endpoints: SessionEndpoints, adBreaks: [Pod], dataRange: DataRange?, played: [[Milliseconds]], playhead: Milliseconds?,
+        endpoints: SessionEndpoints, adBreaks: [AdBreak], dataRange: DataRange?, played: [[Milliseconds]], playhead: Milliseconds?,
         savedAt: Milliseconds, timeline: Timeline? = nil, programDateTimeOffset: Milliseconds? = nil
     ) {
         self.endpoints = endpoints

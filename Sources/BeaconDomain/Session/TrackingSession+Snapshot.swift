@@ -16,7 +16,7 @@ extension TrackingSession {
     /// What a restart needs to resume this session.
     public func snapshot(endpoints: SessionEndpoints, savedAt: Milliseconds) -> SessionSnapshot {
         SessionSnapshot(
-            endpoints: endpoints, adBreaks: schedule.pods, dataRange: dataRange,
+            endpoints: endpoints, adBreaks: schedule.adBreaks, dataRange: dataRange,
             played: played.ranges.map { [$0.lowerBound, $0.upperBound] }, playhead: judge.lastPlayhead, savedAt: savedAt,
             timeline: timeline, programDateTimeOffset: programDateTimeOffset)
     }

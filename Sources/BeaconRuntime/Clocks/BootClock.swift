@@ -8,14 +8,14 @@ import Glibc
 ///
 /// No wall-clock step moves it, so every duration the daemon schedules is measured on it. Its
 /// instants mean something within one boot only: `bootID` tells two boots apart.
-public enum BootClock {
-    @Sendable public static func now() -> Milliseconds {
+package enum BootClock {
+    @Sendable package static func now() -> Milliseconds {
         WallClock.milliseconds(of: CLOCK_BOOTTIME)
     }
 
     /// The kernel's random id of this boot. When it cannot be read, an id of this process alone:
     /// then every instant stored before counts as from another boot, which is the safe reading.
-    public static let bootID: String = readBootID() ?? "process-\(getpid())-\(now())"
+    package static let bootID: String = readBootID() ?? "process-\(getpid())-\(now())"
 
     private static func readBootID() -> String? {
         let descriptor = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)

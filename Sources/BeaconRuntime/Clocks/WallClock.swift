@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// The system's wall clock in epoch milliseconds: what arrival times and live playheads are compared with.
-public enum WallClock {
-    @Sendable public static func now() -> Milliseconds {
+package enum WallClock {
+    @Sendable package static func now() -> Milliseconds {
         milliseconds(of: CLOCK_REALTIME)
     }
 

@@ -1,25 +1,25 @@
 import BeaconDomain
 /// Why a configuration is refused, as one line naming the bad key and its source:
 /// `metadata-interval (file /etc/beaconctl/beaconctl.toml): must be a number of seconds above 0 and at most a week`.
-public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong: a key and where it came from, or a file position.
-    public var subject: String
-    public var reason: String
+    package var subject: String
+    package var reason: String
 
-    public init(subject: String, reason: String) {
+    package init(subject: String, reason: String) {
         self.subject = subject
         self.reason = reason
     }
 
-    public init(key: SettingKey, source: SettingSource, reason: String) {
+    package init(key: SettingKey, source: SettingSource, reason: String) {
         self.init(subject: "\(key.rawValue) (\(source.describe(key)))", reason: reason)
     }
 
     /// The exit status for a bad configuration (`EX_CONFIG` of sysexits.h): no tracking starts.
-    public static let exitStatus: Int32 = 78
+    package static let exitStatus: Int32 = 78
 
     /// Always one line: a reason from a parser may carry line breaks.
-    public var description: String {
+    package var description: String {
         "\(subject): \(reason)".split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }

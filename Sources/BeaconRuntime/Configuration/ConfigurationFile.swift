@@ -7,23 +7,23 @@ import Darwin
 internal import TOMLKit
 
 /// The TOML config file: where it is and what it says.
-public enum ConfigurationFile {
+package enum ConfigurationFile {
     /// Read when it exists and no other file is named.
-    public static let defaultPath = "/etc/beaconctl/beaconctl.toml"
+    package static let defaultPath = "/etc/beaconctl/beaconctl.toml"
     /// Names the file when no flag or argument does.
-    public static let environmentVariable = "BEACONCTL_CONFIG"
+    package static let environmentVariable = "BEACONCTL_CONFIG"
     /// No config file needs more; a bigger one is refused unread.
-    public static let maxBytes = 1 << 20
+    package static let maxBytes = 1 << 20
 
     /// The file to read and how it was named, or nil when none is named and the default one is missing.
-    public struct Location: Sendable, Equatable {
-        public var path: String
+    package struct Location: Sendable, Equatable {
+        package var path: String
         /// `flag --config`, `env BEACONCTL_CONFIG`, `default`: where an unreadable file's name came from.
-        public var namedBy: String
+        package var namedBy: String
     }
 
     /// `explicit` (flag or argument), else `BEACONCTL_CONFIG`, else the default path when it exists.
-    public static func locate(
+    package static func locate(
         explicit: (path: String, namedBy: String)?, environment: [String: String], exists: (String) -> Bool
     ) -> Location? {
         if let explicit { return Location(path: explicit.path, namedBy: explicit.namedBy) }
@@ -34,7 +34,7 @@ public enum ConfigurationFile {
     }
 
     /// The settings a TOML document gives. Unknown keys, tables and malformed TOML are errors.
-    public static func parse(_ text: String, path: String) throws(ConfigurationError) -> SettingsLayer {
+    package static func parse(_ text: String, path: String) throws(ConfigurationError) -> SettingsLayer {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -65,7 +65,7 @@ public enum ConfigurationFile {
     }
 
     /// Reads and parses the file at `location`.
-    public static func load(_ location: Location) throws(ConfigurationError) -> SettingsLayer {
+    package static func load(_ location: Location) throws(ConfigurationError) -> SettingsLayer {
         let text: String
         do {
             text = try contents(of: location.path)

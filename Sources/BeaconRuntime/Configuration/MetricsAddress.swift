@@ -6,17 +6,17 @@ import NIOCore
 /// Loopback unless the operator names another address: a bare port and `localhost` mean
 /// 127.0.0.1, and `:PORT`, which some exporters read as "every interface", is refused as
 /// ambiguous. Host names other than `localhost` are refused too, so start-up never waits on DNS.
-public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
+package struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
     /// An IP address in its canonical form (`127.0.0.1`, `::1`).
-    public var host: String
+    package var host: String
     /// 0 lets the system pick a free port (the daemon logs the one it got).
-    public var port: Int
+    package var port: Int
 
     /// The default host.
-    public static let loopback = "127.0.0.1"
+    package static let loopback = "127.0.0.1"
 
     /// Parses `PORT`, `localhost:PORT`, `IPV4:PORT` or `[IPV6]:PORT`.
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         let (hostText, portText) = try Self.split(text)
         guard Self.isDigits(portText), portText.count <= 5, let port = Int(portText), port <= 65535 else {
             throw ParseError(text: text, reason: "the port must be a number from 0 to 65535")
@@ -34,12 +34,12 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `HOST:PORT`, with an IPv6 host in brackets.
-    public var description: String {
+    package var description: String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// Whether only this host can connect: 127.0.0.0/8 or ::1.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         host.hasPrefix("127.") || host == "::1"
     }
 
@@ -71,10 +71,10 @@ public struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Why a metrics address was refused.
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var text: String
-        public var reason: String
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var text: String
+        package var reason: String
 
-        public var description: String { "'\(text)': \(reason)" }
+        package var description: String { "'\(text)': \(reason)" }
     }
 }

@@ -1,7 +1,7 @@
 import BeaconDomain
 /// One setting of `beaconctl run`, named as in the config file and the long flag (`metadata-interval`,
 /// `--metadata-interval`, `BEACONCTL_METADATA_INTERVAL`).
-public enum SettingKey: String, CaseIterable, Sendable, Comparable {
+package enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case mediaURL = "media-url"
     case trackingURL = "tracking-url"
     case socket
@@ -21,23 +21,23 @@ public enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case dialect
 
     /// The prefix of every environment variable beaconctl reads.
-    public static let environmentPrefix = "BEACONCTL_"
+    package static let environmentPrefix = "BEACONCTL_"
 
     /// `BEACONCTL_` and the name in upper snake case.
-    public var environmentVariable: String {
+    package var environmentVariable: String {
         Self.environmentPrefix + rawValue.uppercased().replacing("-", with: "_")
     }
 
     /// The key an environment variable names, or nil when it names none.
-    public init?(environmentVariable name: String) {
+    package init?(environmentVariable name: String) {
         guard let key = Self.allCases.first(where: { $0.environmentVariable == name }) else { return nil }
         self = key
     }
 
-    public var flag: String { "--\(rawValue)" }
+    package var flag: String { "--\(rawValue)" }
 
     /// Keys sort in the order they are declared, which is the order `config check` prints.
-    public static func < (lhs: SettingKey, rhs: SettingKey) -> Bool {
+    package static func < (lhs: SettingKey, rhs: SettingKey) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

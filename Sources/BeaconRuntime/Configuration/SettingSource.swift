@@ -1,6 +1,6 @@
 import BeaconDomain
 /// Where a setting's value came from, highest precedence first: flags, environment, file, defaults.
-public enum SettingSource: Sendable, Hashable {
+package enum SettingSource: Sendable, Hashable {
     case flag
     case environment
     /// The config file at this path.
@@ -9,7 +9,7 @@ public enum SettingSource: Sendable, Hashable {
 
     /// How an operator finds the value again: `flag --retention`, `env BEACONCTL_RETENTION`,
     /// `file /etc/beaconctl/beaconctl.toml`, `default`.
-    public func describe(_ key: SettingKey) -> String {
+    package func describe(_ key: SettingKey) -> String {
         switch self {
         case .flag: "flag \(key.flag)"
         case .environment: "env \(key.environmentVariable)"

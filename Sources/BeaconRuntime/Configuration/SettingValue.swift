@@ -1,7 +1,7 @@
 import BeaconDomain
 /// A setting as a source gave it, before validation: the environment and flags give text,
 /// a TOML file gives typed values.
-public enum SettingValue: Sendable, Equatable {
+package enum SettingValue: Sendable, Equatable {
     case text(String)
     case number(Double)
     case boolean(Bool)

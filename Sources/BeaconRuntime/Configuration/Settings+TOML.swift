@@ -3,7 +3,7 @@ import Logging
 
 extension Settings {
     /// A setting as it would be written in the config file (`2`, `"https://…"`, `true`), or nil when unset.
-    public func tomlValue(of key: SettingKey) -> String? {
+    package func tomlValue(of key: SettingKey) -> String? {
         switch key {
         case .mediaURL: mediaURL.map(Self.quoted)
         case .trackingURL: trackingURL.map(Self.quoted)

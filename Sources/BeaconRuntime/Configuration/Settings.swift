@@ -5,61 +5,61 @@ import Logging
 
 /// The settings of `beaconctl run`, merged from flags, environment, a config file and defaults,
 /// and validated: a value of this type is always one the daemon may start with.
-public struct Settings: Sendable, Equatable {
+package struct Settings: Sendable, Equatable {
     /// Start a session for this stream at once; without it the daemon idles until `load`.
-    public var mediaURL: String?
+    package var mediaURL: String?
     /// Poll this metadata URL and skip session init.
-    public var trackingURL: String?
+    package var trackingURL: String?
     /// The control socket path.
-    public var socket: String
+    package var socket: String
     /// Seconds between metadata requests.
-    public var metadataInterval: Double = 2
-    /// Seconds pods gone from the metadata are remembered after they end.
-    public var retention: Double = 7200
+    package var metadataInterval: Double = 2
+    /// Seconds ad breaks gone from the metadata are remembered after they end.
+    package var retention: Double = 7200
     /// Seconds in-flight beacons get at shutdown.
-    public var drainTimeout: Double = 5
+    package var drainTimeout: Double = 5
     /// The directory of the journal of beacon deliveries and sessions.
-    public var stateDir: String
+    package var stateDir: String
     /// Seconds after it became due that a beacon is still retried.
-    public var beaconMaxAge: Double = 900
+    package var beaconMaxAge: Double = 900
     /// Seconds one HTTP request (session init, metadata, beacon) may take in all, redirects included.
-    public var httpTimeout: Double = 10
+    package var httpTimeout: Double = 10
     /// Compute everything, send no beacon.
-    public var quiet = false
-    public var logLevel: Logger.Level = .info
+    package var quiet = false
+    package var logLevel: Logger.Level = .info
     /// Log every beacon and metadata line, debug ones included (each URL as it is requested, each
     /// metadata body size), whatever the log level.
-    public var debugTracking = false
+    package var debugTracking = false
     /// Where the metrics endpoint listens; nil: no metrics endpoint.
-    public var metricsAddress: MetricsAddress?
+    package var metricsAddress: MetricsAddress?
     /// The device's advertising identifier, for the `[IFA]` macro of signaling URLs; never logged.
-    public var ifa = ""
+    package var ifa = ""
     /// What kind of identifier `ifa` is, for `[IFATYPE]`.
-    public var ifaType = ""
+    package var ifaType = ""
     /// The user limited ad tracking: `[LIMITADTRACKING]` is 1 and `[IFA]` empty.
-    public var limitAdTracking = false
+    package var limitAdTracking = false
     /// The ad-insertion service spoken to; nil is `auto`: decided per session.
-    public var dialect: Dialect?
+    package var dialect: Dialect?
     /// Where each setting came from; a key not listed has its default.
-    public var sources: [SettingKey: SettingSource] = [:]
+    package var sources: [SettingKey: SettingSource] = [:]
 
     /// The defaults; the standard socket and state paths depend on the environment, so the caller gives them.
-    public init(defaultSocket: String, defaultStateDir: String = StateDirectory.system) {
+    package init(defaultSocket: String, defaultStateDir: String = StateDirectory.system) {
         socket = defaultSocket
         stateDir = defaultStateDir
     }
 
-    public func source(of key: SettingKey) -> SettingSource {
+    package func source(of key: SettingKey) -> SettingSource {
         sources[key] ?? .defaultValue
     }
 
     /// Whether any log line is meant for debugging, not for production.
-    public var isDebugLogging: Bool {
+    package var isDebugLogging: Bool {
         debugTracking || logLevel <= .debug
     }
 
     /// The start-up (or reload) warning when `isDebugLogging`.
-    public var debugLoggingWarning: String {
+    package var debugLoggingWarning: String {
         "debug logging is on, not for production: it logs every beacon URL log-level=\(logLevel) debug-tracking=\(debugTracking)"
     }
 
@@ -70,7 +70,7 @@ public struct Settings: Sendable, Equatable {
 
     /// Takes each key from the highest-precedence layer that has it, over the defaults, and validates
     /// each value and the whole; the error names the first bad key and its source.
-    public static func resolve(
+    package static func resolve(
         _ layers: [SettingsLayer], defaultSocket: String, defaultStateDir: String = StateDirectory.system
     ) throws(ConfigurationError) -> Settings {
         var settings = Settings(defaultSocket: defaultSocket, defaultStateDir: defaultStateDir)
@@ -225,7 +225,7 @@ extension SettingSource {
 
 extension Settings {
     /// What the daemon runs with; `version` is reported in status.
-    public func daemonConfiguration(version: String) -> DaemonConfiguration {
+    package func daemonConfiguration(version: String) -> DaemonConfiguration {
         var configuration = DaemonConfiguration(version: version)
         configuration.mediaURL = mediaURL
         configuration.trackingURL = trackingURL
@@ -242,12 +242,12 @@ extension Settings {
     }
 
     /// The `User-Agent` of every request of `beaconctl run`, which `[DEVICEUA]` repeats.
-    public static func userAgent(version: String) -> String {
+    package static func userAgent(version: String) -> String {
         "beaconctl/\(version)"
     }
 
     /// What the HTTP client runs with: `httpTimeout` in all, at most 5 s of it to connect.
-    public func httpClientConfiguration(userAgent: String) -> CurlHTTPClient.Configuration {
+    package func httpClientConfiguration(userAgent: String) -> CurlHTTPClient.Configuration {
         let total = Duration.seconds(httpTimeout)
         return CurlHTTPClient.Configuration(connectTimeout: min(.seconds(5), total), totalTimeout: total, userAgent: userAgent)
     }

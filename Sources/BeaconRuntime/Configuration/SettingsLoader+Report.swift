@@ -3,7 +3,7 @@ extension SettingsLoader.Loaded {
     /// What `beaconctl config check` prints: the file read, then every setting as a TOML line with its
     /// source as a comment (`metadata-interval = 5  # env BEACONCTL_METADATA_INTERVAL`); unset ones
     /// commented out, so the output is itself a valid config file.
-    public var report: String {
+    package var report: String {
         var lines = ["# configuration file: \(file?.path ?? "none")"]
         for key in SettingKey.allCases {
             let source = settings.source(of: key).describe(key)

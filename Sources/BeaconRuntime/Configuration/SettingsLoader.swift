@@ -7,17 +7,17 @@ import Darwin
 #endif
 
 /// Gathers the settings of `beaconctl run` from flags, the environment and the config file.
-public enum SettingsLoader {
+package enum SettingsLoader {
     /// The settings and the config file they read, if any.
-    public struct Loaded: Sendable, Equatable {
-        public var settings: Settings
-        public var file: ConfigurationFile.Location?
+    package struct Loaded: Sendable, Equatable {
+        package var settings: Settings
+        package var file: ConfigurationFile.Location?
     }
 
     /// - Parameters:
     ///   - flags: the settings given on the command line.
     ///   - configFile: the file named by `--config` or an argument, and how it was named.
-    public static func load(
+    package static func load(
         flags: SettingsLayer = SettingsLayer(source: .flag),
         configFile: (path: String, namedBy: String)? = nil,
         environment: [String: String],

@@ -2,18 +2,18 @@ import BeaconDomain
 /// What a reload of the configuration does to the running settings: the keys that change at run
 /// time take their new values; the others keep theirs, and those that differ are named as needing
 /// a restart (and named again at each reload until then).
-public struct SettingsReload: Sendable, Equatable {
+package struct SettingsReload: Sendable, Equatable {
     /// The settings a running daemon can take on.
-    public static let changeableAtRunTime: Set<SettingKey> = [.logLevel, .debugTracking, .quiet, .metadataInterval, .retention, .beaconMaxAge]
+    package static let changeableAtRunTime: Set<SettingKey> = [.logLevel, .debugTracking, .quiet, .metadataInterval, .retention, .beaconMaxAge]
 
     /// The settings to run with from now on.
-    public var settings: Settings
+    package var settings: Settings
     /// Changed now, each as `key old -> new`.
-    public var changed: [String]
+    package var changed: [String]
     /// Differ but keep their running value until a restart; named without values, as URLs may carry tokens.
-    public var needRestart: [SettingKey]
+    package var needRestart: [SettingKey]
 
-    public init(running: Settings, reloaded: Settings) {
+    package init(running: Settings, reloaded: Settings) {
         settings = running
         changed = []
         needRestart = []

@@ -9,11 +9,11 @@ import NIOPosix
 
 /// Requests to a running daemon's control socket: one line and its reply (`beaconctl status`),
 /// or one line and every line the daemon streams back (`beaconctl events --follow`).
-public enum ControlSocketClient {
+package enum ControlSocketClient {
     /// The longest reply line `request` reads by default. A status lists every ad break retained
     /// with its signaling URLs: megabytes for a long live window, far past an input line's limit.
     /// The peer is the user's own daemon, so the bound guards against a runaway, not an attacker.
-    public static let defaultMaxReplyBytes = 16 << 20
+    package static let defaultMaxReplyBytes = 16 << 20
 
     /// Connects to `path`, sends `line` (which must not contain a newline), returns the first
     /// reply line (without its terminator) and closes.
@@ -21,7 +21,7 @@ public enum ControlSocketClient {
     /// - Throws: ``ControlSocketClientError``: `noDaemon` when the socket file is missing or
     ///   nothing listens on it, `timedOut` when no reply came within `timeout`,
     ///   `closedWithoutReply`, `unreadableReply`, `connectionFailed`.
-    public static func request(
+    package static func request(
         path: String,
         line: String,
         timeout: Duration,
@@ -46,7 +46,7 @@ public enum ControlSocketClient {
     ///
     /// - Throws: ``ControlSocketClientError``: `noDaemon`, `connectionFailed`,
     ///   `unreadableReply` for a line over `maxLineBytes` or not UTF-8; what `receive` throws.
-    public static func follow(
+    package static func follow(
         path: String,
         line: String,
         maxLineBytes: Int = LineFramer.defaultMaxLineBytes,
@@ -132,7 +132,7 @@ public enum ControlSocketClient {
 }
 
 /// Why a control socket request got no reply.
-public enum ControlSocketClientError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ControlSocketClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The socket file is missing or nothing accepts connections on it.
     case noDaemon(path: String)
     case timedOut
@@ -141,7 +141,7 @@ public enum ControlSocketClientError: Error, Sendable, Equatable, CustomStringCo
     case unreadableReply(LineRejection)
     case connectionFailed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noDaemon(let path): "no beaconctl daemon is listening on \(path)"
         case .timedOut: "the daemon did not reply in time"

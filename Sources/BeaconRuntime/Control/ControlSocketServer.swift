@@ -24,21 +24,21 @@ import Synchronization
 /// high water mark, rather than having lines silently dropped.
 ///
 /// Call ``bind()`` to start listening (then report readiness), and ``run()`` to serve.
-public final class ControlSocketServer: Sendable {
+package final class ControlSocketServer: Sendable {
     /// Handles one line; the result, when not nil, is sent back as one line.
-    public typealias Handler = @Sendable (RawLine) async -> String?
+    package typealias Handler = @Sendable (RawLine) async -> String?
     /// Handles one line of a client (each connection is one); the result says what to send back.
-    public typealias Responder = @Sendable (RawLine, InputClient) async -> ControlReply
+    package typealias Responder = @Sendable (RawLine, InputClient) async -> ControlReply
 
     /// The socket file's path.
-    public let path: String
+    package let path: String
     /// Connections served at once; one more is told `error too many clients` and closed.
-    public let maxClients: Int
+    package let maxClients: Int
     /// The largest line accepted, in bytes, without its terminator.
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
 
     /// The line sent to a connection over ``maxClients`` before it is closed.
-    public static let tooManyClientsReply = "error too many clients"
+    package static let tooManyClientsReply = "error too many clients"
 
     /// The outbound buffer per connection above which replies are dropped.
     static let writeBufferWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 64 * 1024, high: 256 * 1024)
@@ -73,7 +73,7 @@ public final class ControlSocketServer: Sendable {
     ///   - eventLoopGroup: The NIO event loops the sockets run on.
     ///   - logger: Receives connection-level events (rejections, dropped replies, I/O errors).
     ///   - handler: Called for each line, in order per connection; connections run concurrently.
-    public convenience init(
+    package convenience init(
         path: String,
         maxClients: Int = 64,
         maxLineBytes: Int = LineFramer.defaultMaxLineBytes,
@@ -88,7 +88,7 @@ public final class ControlSocketServer: Sendable {
 
     /// The same, with a responder that may also answer a line with a stream, and is told which
     /// client sent it; `clientLeft` is called once each client's connection has ended.
-    public init(
+    package init(
         path: String,
         maxClients: Int = 64,
         maxLineBytes: Int = LineFramer.defaultMaxLineBytes,
@@ -113,7 +113,7 @@ public final class ControlSocketServer: Sendable {
     /// socket file (nothing listening) is replaced; a live one is left alone.
     /// - Throws: ``ControlSocketError``: `alreadyListening` when another server answers at
     ///   ``path``, `pathTooLong`, `notASocket`, `cannotCreateDirectory`, `unsafeDirectory`, `cannotBind`.
-    public func bind() async throws {
+    package func bind() async throws {
         try state.withLock { state throws(ControlSocketError) in
             guard case .idle = state else { throw .alreadyStarted }
             state = .binding
@@ -132,7 +132,7 @@ public final class ControlSocketServer: Sendable {
     ///
     /// - Throws: what ``bind()`` throws, ``ControlSocketError/acceptFailed(path:reason:)`` if the
     ///   listening socket fails, ``ControlSocketError/alreadyStarted`` on a second call.
-    public func run() async throws {
+    package func run() async throws {
         let needsBind = state.withLock { state in
             if case .idle = state { return true }
             return false

@@ -3,7 +3,7 @@ import BeaconDomain
 extension BeaconDaemon {
     /// Everything the daemon knows and did, as `status` shows it: assembled by the caller, from
     /// the snapshot the actor hands out.
-    public nonisolated func statusReport() async -> StatusReport {
+    package nonisolated func statusReport() async -> StatusReport {
         StatusReport(await snapshot())
     }
 }

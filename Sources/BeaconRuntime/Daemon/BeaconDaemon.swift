@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// socket, the demo's player: ``ControlProtocol`` reads their lines). `run()` supervises sessions
 /// (init, then metadata polling) and delivers fired beacons until a graceful shutdown or `stop()`,
 /// then drains: in-flight beacons get `drainTimeout` to finish.
-public actor BeaconDaemon: Service {
+package actor BeaconDaemon: Service {
     private var configuration: DaemonConfiguration
     /// Session init and metadata requests: a pool of their own, so they never wait behind beacon requests.
     private let metadataClient: any HTTPClient
@@ -144,7 +144,7 @@ public actor BeaconDaemon: Service {
 
     // MARK: Running
 
-    public func run() async {
+    package func run() async {
         await openJournal()
         await withDiscardingTaskGroup { group in
             group.addTask { await self.superviseSessions() }
@@ -169,7 +169,7 @@ public actor BeaconDaemon: Service {
     }
 
     /// Ends the daemon as a graceful shutdown would: stop sessions, drain beacons, return from `run()`.
-    public nonisolated func stop() {
+    package nonisolated func stop() {
         stopInput.yield()
     }
 
@@ -209,7 +209,7 @@ public actor BeaconDaemon: Service {
 
     /// Takes on the settings a reload may change, from the next use of each on: nothing is lost nor
     /// restarted (sessions, deliveries and the journal go on); the wait under way keeps its length.
-    public func apply(_ runtime: RuntimeSettings) {
+    package func apply(_ runtime: RuntimeSettings) {
         configuration.debugTracking = runtime.debugTracking
         configuration.quiet = runtime.quiet
         configuration.metadataInterval = runtime.metadataInterval
@@ -250,8 +250,8 @@ public actor BeaconDaemon: Service {
         for effect in effects {
             switch effect {
             case .ended(let endpoints):
-                logs.session.info("session ended sessionId=\(endpoints.sessionId ?? "-")")
-                notify(.sessionEnded(sessionId: endpoints.sessionId))
+                logs.session.info("session ended sessionId=\(endpoints.sessionID ?? "-")")
+                notify(.sessionEnded(sessionID: endpoints.sessionID))
             case .superseded:
                 let replaced = SessionInitError(reason: SessionSupervisor.supersededReason)
                 for waiters in loadWaiters.values {
@@ -283,7 +283,7 @@ public actor BeaconDaemon: Service {
 
     /// Returns once no session is starting (see ``SessionPhase/isSettled``). Stdin waits for this,
     /// so a recorded feed piped in at once is judged against the session's metadata instead of racing it.
-    public func waitUntilSettled() async {
+    package func waitUntilSettled() async {
         guard !supervisor.isSettled else { return }
         await withCheckedContinuation { settledWaiters.append($0) }
     }
@@ -337,7 +337,7 @@ public actor BeaconDaemon: Service {
         let effects = supervisor.initSucceeded(ready)
         guard !effects.isEmpty else { return }
         logs.session.info(
-            "session \(resumed == nil ? "ready" : "resumed from the journal") sessionId=\(endpoints.sessionId ?? "-") manifestUrl=\(endpoints.manifestUrl) trackingUrl=\(endpoints.trackingUrl)")
+            "session \(resumed == nil ? "ready" : "resumed from the journal") sessionId=\(endpoints.sessionID ?? "-") manifestUrl=\(endpoints.manifestURL) trackingUrl=\(endpoints.trackingURL)")
         perform(effects)
         if let due = resumed?.due { dispatch(due) }
         await MetadataPoller(client: metadataClient, time: time, maxResponseBytes: configuration.maxMetadataBytes).run(
@@ -351,8 +351,8 @@ public actor BeaconDaemon: Service {
     private func initializeSession(mediaURL: String, generation: Int) async -> SessionEndpoints? {
         if let trackingURL = configuration.trackingURL {
             return SessionEndpoints(
-                mediaUrl: mediaURL, manifestUrl: mediaURL, trackingUrl: trackingURL,
-                sessionId: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL), dialect: configuration.dialect)
+                mediaURL: mediaURL, manifestURL: mediaURL, trackingURL: trackingURL,
+                sessionID: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL), dialect: configuration.dialect)
         }
         while true {
             supervisor.initAttemptStarting(generation: generation)
@@ -382,7 +382,7 @@ public actor BeaconDaemon: Service {
     /// A metadata refresh of the session of `generation` begins; nil once that session ended.
     private func beginMetadataRefresh(generation: Int) -> MetadataRound? {
         guard supervisor.isCurrent(generation), let endpoints = session?.endpoints else { return nil }
-        return session?.metadata.begin(trackingURL: endpoints.trackingUrl, dialect: endpoints.dialect)
+        return session?.metadata.begin(trackingURL: endpoints.trackingURL, dialect: endpoints.dialect)
     }
 
     private func metadataRequested() {
@@ -413,7 +413,7 @@ public actor BeaconDaemon: Service {
             nextRefreshAt = metadataSucceeded()
         case .document(let document, let bytes):
             if round.dialect == .mediatailor {
-                logs.metadata.debug("mediatailor pages=\(round.pageCount) avails=\(document.pods.count) nextToken=\(round.nextToken != nil)")
+                logs.metadata.debug("mediatailor pages=\(round.pageCount) avails=\(document.adBreaks.count) nextToken=\(round.nextToken != nil)")
             }
             nextRefreshAt = applyMetadata(document, bytes: bytes)
         case .failed(let reason, let requestedWait):
@@ -431,16 +431,16 @@ public actor BeaconDaemon: Service {
         if let mismatch = session?.tracking.timelineMismatch(of: document) {
             return metadataFailed("rejected: \(mismatch)")
         }
-        var known = Set(session?.tracking.schedule.pods.map(\.id) ?? [])
-        let discovered = document.pods.map(\.id).filter { known.insert($0).inserted }
+        var known = Set(session?.tracking.schedule.adBreaks.map(\.id) ?? [])
+        let discovered = document.adBreaks.map(\.id).filter { known.insert($0).inserted }
         // Mutated in place: a copy would share, then duplicate, the whole schedule.
         let firings = session?.tracking.apply(document) ?? []
         session?.snapshotDirty = true
         pruneJournal()
         logs.metadata.info(
-            "metadata refreshed adBreaks=\(document.pods.count) dataRange=\(document.timeline.format(document.dataRange.start))..\(document.timeline.format(document.dataRange.end)) bytes=\(bytes)")
-        notify(.metadataApplied(pods: document.pods.count, dataRange: document.dataRange, bytes: bytes))
-        if !discovered.isEmpty { notify(.adBreaksDiscovered(podIDs: discovered)) }
+            "metadata refreshed adBreaks=\(document.adBreaks.count) dataRange=\(document.timeline.format(document.dataRange.start))..\(document.timeline.format(document.dataRange.end)) bytes=\(bytes)")
+        notify(.metadataApplied(adBreaks: document.adBreaks.count, dataRange: document.dataRange, bytes: bytes))
+        if !discovered.isEmpty { notify(.adBreaksDiscovered(adBreakIDs: discovered)) }
         dispatch(firings)
         return metadataSucceeded()
     }
@@ -491,7 +491,7 @@ public actor BeaconDaemon: Service {
     }
 
     /// A client's input ended (its connection closed, or stdin): the count of its refused lines not logged yet.
-    public func inputEnded(from client: InputClient) {
+    package func inputEnded(from client: InputClient) {
         logUnloggedRefusals(refusalLog.left(client), of: client)
     }
 
@@ -556,7 +556,7 @@ public actor BeaconDaemon: Service {
         // Every firing of this call occurred now: what [TIMESTAMP] says, on every request of it.
         let occurredAt = time.wallNow()
         for firing in firings {
-            logs.beacon.debug("firing pod=\(firing.podID) ad=\(firing.adID) event=\(firing.event) urls=\(firing.signalingUrls.count)")
+            logs.beacon.debug("firing pod=\(firing.adBreakID) ad=\(firing.adID) event=\(firing.event) urls=\(firing.signalingURLs.count)")
             notify(.beaconsDue(firing))
         }
         let effects = deliveries.fire(
@@ -602,7 +602,7 @@ public actor BeaconDaemon: Service {
     private func report(_ effects: DeliveryEffects) {
         for delivery in effects.start {
             logs.beacon.debug(
-                "BEACON requesting pod=\(delivery.key.podID) ad=\(delivery.key.adID) event=\(delivery.key.event) url=\(delivery.key.url) attempt=\(delivery.attempts) quiet=\(configuration.quiet)")
+                "BEACON requesting pod=\(delivery.key.adBreakID) ad=\(delivery.key.adID) event=\(delivery.key.event) url=\(delivery.key.url) attempt=\(delivery.attempts) quiet=\(configuration.quiet)")
         }
         for ended in effects.ended {
             logs.beacon.log(level: ended.line.isWarning ? .warning : .info, "\(ended.line.text)")

@@ -9,12 +9,12 @@ import CMalloc
 /// freed size, and every later buffer of that size stays in the heap once freed, in whichever
 /// thread's arena it was taken. Playing a 2 MiB document while answering `status` and saving the
 /// journal peaked 15 MiB higher that way (75.6 against 60.7 MiB, `scripts/bench/metadata_memory.py`).
-public enum LargeAllocations {
+package enum LargeAllocations {
     /// The size from which an allocation gets pages of its own: glibc's initial threshold.
-    public static let ownPagesFrom = 128 * 1024
+    package static let ownPagesFrom = 128 * 1024
 
     /// Fixes the threshold at ``ownPagesFrom``, which glibc then never raises. Call once, at start.
-    public static func keepOnOwnPages() {
+    package static func keepOnOwnPages() {
         #if canImport(CMalloc)
         _ = mallopt(M_MMAP_THRESHOLD, Int32(ownPagesFrom))
         #endif

@@ -4,7 +4,7 @@ import Synchronization
 /// Wakes one waiting task: a signal sent while nobody waits is kept for the next wait.
 ///
 /// The delivery timer waits on it for the next retry time and is woken early when sooner work appears.
-public final class Wakeup: Sendable {
+package final class Wakeup: Sendable {
     private enum State {
         case idle
         case signalled
@@ -13,9 +13,9 @@ public final class Wakeup: Sendable {
 
     private let state = Mutex<State>(.idle)
 
-    public init() {}
+    package init() {}
 
-    public func signal() {
+    package func signal() {
         let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
             switch state {
             case .waiting(let continuation):
@@ -30,7 +30,7 @@ public final class Wakeup: Sendable {
     }
 
     /// Returns after a signal (one sent before the call counts), or when the task is cancelled.
-    public func wait() async {
+    package func wait() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state in
@@ -55,7 +55,7 @@ public final class Wakeup: Sendable {
     }
 
     /// Returns after a signal, after `duration`, or on cancellation, whichever comes first.
-    public func wait(for duration: Duration?, clock: any Clock<Duration>) async {
+    package func wait(for duration: Duration?, clock: any Clock<Duration>) async {
         guard let duration else { return await wait() }
         await withTaskGroup(of: Void.self) { race in
             race.addTask { await self.wait() }

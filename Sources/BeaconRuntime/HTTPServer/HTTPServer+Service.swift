@@ -3,7 +3,7 @@ import ServiceLifecycle
 
 /// In a service group, a server serves until the graceful shutdown, then stops.
 extension HTTPServer: Service {
-    public func run() async {
+    package func run() async {
         try? await gracefulShutdown()
         await stop()
     }

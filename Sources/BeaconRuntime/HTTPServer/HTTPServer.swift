@@ -14,25 +14,25 @@ import Synchronization
 ///
 /// Requests are bounded: the request line and headers by the HTTP decoder (80 KiB, answered
 /// with 400), the body by `maxRequestBodyBytes` (answered with 413, then the connection closes).
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     /// One complete request as it arrived.
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// The method as sent, e.g. `GET`.
-        public var method: String
+        package var method: String
         /// The request target as sent, e.g. `/track?e=start`.
-        public var uri: String
+        package var uri: String
         /// The target without its query, e.g. `/track`.
-        public var path: String
+        package var path: String
         /// The part after `?`, or `nil` when there is none.
-        public var query: String?
+        package var query: String?
         /// Header fields in arrival order.
-        public var headers: [(name: String, value: String)]
-        public var body: [UInt8]
+        package var headers: [(name: String, value: String)]
+        package var body: [UInt8]
         /// When the request head arrived.
-        public var receivedAt: ContinuousClock.Instant
+        package var receivedAt: ContinuousClock.Instant
 
         /// Splits `uri` into ``path`` and ``query``.
-        public init(
+        package init(
             method: String, uri: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
             receivedAt: ContinuousClock.Instant = .now
         ) {
@@ -51,30 +51,30 @@ public final class HTTPServer: Sendable {
         }
 
         /// The first value of the header `name`, compared case-insensitively.
-        public func header(_ name: String) -> String? {
+        package func header(_ name: String) -> String? {
             let wanted = name.lowercased()
             return headers.first { $0.name.lowercased() == wanted }?.value
         }
 
         /// The body read as UTF-8.
-        public var text: String { String(decoding: body, as: UTF8.self) }
+        package var text: String { String(decoding: body, as: UTF8.self) }
     }
 
     /// What to send back. The server sets `Content-Length` (or chunked encoding) itself.
-    public struct Response: Sendable {
-        public var status: Int
-        public var headers: [(name: String, value: String)]
-        public var body: [UInt8]
+    package struct Response: Sendable {
+        package var status: Int
+        package var headers: [(name: String, value: String)]
+        package var body: [UInt8]
         /// Sends the body with chunked transfer encoding and no `Content-Length`, as a
         /// streaming server does, so the client cannot know the size in advance.
-        public var chunked: Bool
+        package var chunked: Bool
         /// More of the body, sent after `body` chunk by chunk as the stream yields it (chunked
         /// encoding): a slow or endless body. Its end ends the response; its error drops the
         /// connection mid-body.
-        public var bodyStream: AsyncThrowingStream<[UInt8], any Error>?
+        package var bodyStream: AsyncThrowingStream<[UInt8], any Error>?
 
         /// A response; an empty 200 by default.
-        public init(
+        package init(
             status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [], chunked: Bool = false,
             bodyStream: AsyncThrowingStream<[UInt8], any Error>? = nil
         ) {
@@ -86,39 +86,39 @@ public final class HTTPServer: Sendable {
         }
 
         /// `json` as the body, with `Content-Type: application/json`.
-        public static func json(_ json: String, status: Int = 200) -> Response {
+        package static func json(_ json: String, status: Int = 200) -> Response {
             Response(status: status, headers: [("Content-Type", "application/json")], body: Array(json.utf8))
         }
 
         /// `text` as a UTF-8 plain-text body.
-        public static func text(_ text: String, status: Int = 200) -> Response {
+        package static func text(_ text: String, status: Int = 200) -> Response {
             Response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
         }
 
         /// An empty body with `status`.
-        public static func status(_ status: Int) -> Response {
+        package static func status(_ status: Int) -> Response {
             Response(status: status)
         }
 
         /// A redirect to `location` (absolute, or relative to the request).
-        public static func redirect(to location: String, status: Int = 302) -> Response {
+        package static func redirect(to location: String, status: Int = 302) -> Response {
             Response(status: status, headers: [("Location", location)])
         }
     }
 
     /// Answers one request; runs concurrently for concurrent requests.
-    public typealias Handler = @Sendable (Request) async -> Response
+    package typealias Handler = @Sendable (Request) async -> Response
 
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
     /// The address bound, as given to ``start(host:port:maxRequestBodyBytes:handler:)``.
-    public let host: String
+    package let host: String
     /// The bound port; the one the system chose when started with port 0.
-    public let port: Int
+    package let port: Int
     /// `http://HOST:PORT`, without a trailing slash; an IPv6 host in brackets.
-    public var baseURL: String { host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)" }
+    package var baseURL: String { host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)" }
     /// TCP connections accepted since start.
-    public var connectionsAccepted: Int { counter.accepted.load(ordering: .relaxed) }
+    package var connectionsAccepted: Int { counter.accepted.load(ordering: .relaxed) }
 
     private let counter: Counter
     private let listener: any Channel
@@ -156,13 +156,13 @@ public final class HTTPServer: Sendable {
     }
 
     /// The body size allowed by default: far more than any request beaconctl or its tests make.
-    public static let defaultMaxRequestBodyBytes = 1 << 20
+    package static let defaultMaxRequestBodyBytes = 1 << 20
 
     /// Binds `host:port` (port 0 picks a free one) and starts serving with `handler`.
     ///
     /// `host` is an IP address (or a name resolved once, now); loopback unless the caller says otherwise.
     /// - Throws: ``HTTPServerError/cannotListen(host:port:reason:)`` when the address cannot be bound.
-    public static func start(
+    package static func start(
         host: String = "127.0.0.1", port: Int = 0, maxRequestBodyBytes: Int = defaultMaxRequestBodyBytes,
         handler: @escaping Handler
     ) async throws(HTTPServerError) -> HTTPServer {
@@ -210,7 +210,7 @@ public final class HTTPServer: Sendable {
 
     /// Stops accepting, cancels running handlers and closes all connections; returns
     /// when everything is closed.
-    public func stop() async {
+    package func stop() async {
         try? await listener.close()
         await acceptTask.value
         for connection in counter.takeUnserved() {

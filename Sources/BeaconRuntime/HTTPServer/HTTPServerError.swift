@@ -1,10 +1,10 @@
 import BeaconDomain
 /// Why an ``HTTPServer`` could not start.
-public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The address could not be bound: in use, not an address of this host, or not allowed.
     case cannotListen(host: String, port: Int, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotListen(let host, let port, let reason):
             let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"

@@ -11,14 +11,14 @@ import NIOPosix
 /// The blocking `read(2)` runs on a dedicated thread, never on Swift's cooperative pool, and
 /// the next chunk is read only after every line of the previous one has been handled, so a
 /// slow handler slows the reader down instead of growing a buffer.
-public struct StandardInputLines: Sendable {
+package struct StandardInputLines: Sendable {
     /// The descriptor read from; it is not closed by the reader.
-    public let fileDescriptor: Int32
+    package let fileDescriptor: Int32
     /// The largest line accepted, in bytes, without its terminator.
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     private let chunkSize = 64 * 1024
 
-    public init(fileDescriptor: Int32 = STDIN_FILENO, maxLineBytes: Int = LineFramer.defaultMaxLineBytes) {
+    package init(fileDescriptor: Int32 = STDIN_FILENO, maxLineBytes: Int = LineFramer.defaultMaxLineBytes) {
         self.fileDescriptor = fileDescriptor
         self.maxLineBytes = maxLineBytes
     }
@@ -28,7 +28,7 @@ public struct StandardInputLines: Sendable {
     /// A last line without a newline is delivered too. Throws `CancellationError` when the
     /// calling task is cancelled, even while blocked in `read(2)` on a pipe or tty, and
     /// ``StandardInputError`` when reading fails.
-    public func run(_ handler: @Sendable (RawLine) async -> Void) async throws {
+    package func run(_ handler: @Sendable (RawLine) async -> Void) async throws {
         let wake = try WakePipe()
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
@@ -103,10 +103,10 @@ public struct StandardInputLines: Sendable {
 }
 
 /// Why reading the input failed.
-public enum StandardInputError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum StandardInputError: Error, Sendable, Equatable, CustomStringConvertible {
     case readFailed(errno: Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .readFailed(let code): "reading input failed: \(String(cString: strerror(code)))"
         }

@@ -17,27 +17,27 @@ import Logging
 /// lines from concurrent tasks never interleave.
 ///
 /// The level is the shared one (a reload changes it for every logger) until a logger sets its own.
-public struct LineLogHandler: LogHandler {
+package struct LineLogHandler: LogHandler {
     /// How lines are framed.
-    public enum Style: Sendable {
+    package enum Style: Sendable {
         /// For a person: with our UTC timestamp.
         case human
         /// For journald: a `<N>` priority prefix, no timestamp.
         case journald
 
         /// `.journald` when systemd connected stderr to the journal.
-        public init(environment: [String: String]) {
+        package init(environment: [String: String]) {
             self = environment["JOURNAL_STREAM", default: ""].isEmpty ? .human : .journald
         }
     }
 
-    public var logLevel: Logger.Level {
+    package var logLevel: Logger.Level {
         get { ownLevel ?? sharedLevel.level }
         set { ownLevel = newValue }
     }
     private let sharedLevel: SharedLogLevel
     private var ownLevel: Logger.Level?
-    public var metadata: Logger.Metadata = [:] {
+    package var metadata: Logger.Metadata = [:] {
         didSet { render() }
     }
     private let label: String
@@ -51,7 +51,7 @@ public struct LineLogHandler: LogHandler {
 
     /// - Parameters:
     ///   - output: receives each line, newline included.
-    public init(
+    package init(
         component: String, logLevel: Logger.Level = .info, style: Style = .human,
         now: @escaping @Sendable () -> Milliseconds = WallClock.now,
         output: @escaping @Sendable ([UInt8]) -> Void
@@ -60,7 +60,7 @@ public struct LineLogHandler: LogHandler {
     }
 
     /// A handler whose level is `level` until its logger sets its own.
-    public init(
+    package init(
         component: String, level: SharedLogLevel, style: Style = .human,
         now: @escaping @Sendable () -> Milliseconds = WallClock.now,
         output: @escaping @Sendable ([UInt8]) -> Void
@@ -73,7 +73,7 @@ public struct LineLogHandler: LogHandler {
         self.output = output
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
@@ -95,7 +95,7 @@ public struct LineLogHandler: LogHandler {
         }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         output(line(level: event.level, message: event.message.description, metadata: event.metadata))
     }
 
@@ -136,7 +136,7 @@ public struct LineLogHandler: LogHandler {
     }
 
     /// The warning line that says `count` lines were dropped, framed like every other line.
-    public static func droppedLinesNotice(count: Int, style: Style, now: @escaping @Sendable () -> Milliseconds = WallClock.now) -> [UInt8] {
+    package static func droppedLinesNotice(count: Int, style: Style, now: @escaping @Sendable () -> Milliseconds = WallClock.now) -> [UInt8] {
         LineLogHandler(component: "daemon", style: style, now: now, output: { _ in })
             .line(
                 level: .warning, message: "log lines dropped: stderr did not take them in time count=\(count)",

@@ -14,9 +14,9 @@ import Synchronization
 /// they were, once writing works again.
 ///
 /// Lines never interleave: only the writer thread writes, each line whole, in the order they came.
-public final class LogOutput: Sendable {
+package final class LogOutput: Sendable {
     /// Bytes of lines held while stderr does not take them: a few thousand lines, and a bounded cost.
-    public static let defaultCapacity = 256 << 10
+    package static let defaultCapacity = 256 << 10
 
     private struct State {
         var buffer: LogLineBuffer
@@ -35,7 +35,7 @@ public final class LogOutput: Sendable {
     /// - Parameters:
     ///   - write: writes the bytes whole, blocking as long as it takes; false when they are lost (stderr closed).
     ///   - droppedNotice: the line that says this many lines were dropped.
-    public init(
+    package init(
         capacity: Int = defaultCapacity,
         write: @escaping @Sendable ([UInt8]) -> Bool = LogOutput.writeToStandardError,
         droppedNotice: @escaping @Sendable (Int) -> [UInt8]
@@ -48,7 +48,7 @@ public final class LogOutput: Sendable {
     }
 
     /// Queues one whole line, newline included; never blocks on stderr.
-    public func append(_ line: [UInt8]) {
+    package func append(_ line: [UInt8]) {
         let signal = state.withLock { state in
             state.buffer.append(line)
             defer { state.sleeping = false }
@@ -58,13 +58,13 @@ public final class LogOutput: Sendable {
     }
 
     /// Lines dropped since the start: stderr did not take them in time, or was closed.
-    public var droppedLines: Int {
+    package var droppedLines: Int {
         state.withLock { $0.buffer.droppedTotal }
     }
 
     /// Waits until every line queued so far is written, at most `timeout`; returns whether it was.
     @discardableResult
-    public func flush(timeout: Duration) async -> Bool {
+    package func flush(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while !state.withLock({ $0.buffer.isEmpty && !$0.writing }) {
             guard ContinuousClock.now < deadline else { return false }
@@ -106,7 +106,7 @@ public final class LogOutput: Sendable {
     }
 
     /// Writes all of `bytes` to stderr, waiting while it is full; false when stderr is gone.
-    public static let writeToStandardError: @Sendable ([UInt8]) -> Bool = { bytes in
+    package static let writeToStandardError: @Sendable ([UInt8]) -> Bool = { bytes in
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
@@ -128,7 +128,7 @@ public final class LogOutput: Sendable {
 
 extension LogOutput {
     /// stderr, with its dropped-lines notice framed in `style`.
-    public static func standardError(style: LineLogHandler.Style) -> LogOutput {
+    package static func standardError(style: LineLogHandler.Style) -> LogOutput {
         LogOutput(droppedNotice: { LineLogHandler.droppedLinesNotice(count: $0, style: style) })
     }
 }

@@ -3,14 +3,14 @@ import Logging
 import Synchronization
 
 /// The log level every logger follows unless it set its own, so that a reload changes it for all at once.
-public final class SharedLogLevel: Sendable {
+package final class SharedLogLevel: Sendable {
     private let index: Atomic<Int>
 
-    public init(_ level: Logger.Level) {
+    package init(_ level: Logger.Level) {
         index = Atomic(Self.index(of: level))
     }
 
-    public var level: Logger.Level {
+    package var level: Logger.Level {
         get { Logger.Level.allCases[index.load(ordering: .relaxed)] }
         set { index.store(Self.index(of: newValue), ordering: .relaxed) }
     }

@@ -8,7 +8,7 @@ import Synchronization
 /// Every metric goes to the factory given at init, so tests read their own registry instead of
 /// the process-wide `MetricsSystem`. Labels take values from small fixed sets only (event types,
 /// results): never URLs nor ids, so the number of series stays bounded.
-public final class DaemonMetrics: DaemonNotificationSubscriber {
+package final class DaemonMetrics: DaemonNotificationSubscriber {
     /// The metric names, as Prometheus shows them.
     enum Name {
         static let beacons = "beaconctl_beacons_total"
@@ -49,7 +49,7 @@ public final class DaemonMetrics: DaemonNotificationSubscriber {
     private let logLinesDroppedSeen = Mutex(0)
 
     /// Creates every metric that has no per-event label, so each is exported (as 0) from the start.
-    public init(factory: any MetricsFactory) {
+    package init(factory: any MetricsFactory) {
         self.factory = factory
         trackingEventsDue = Meter(label: Name.trackingEventsDue, factory: factory)
         beaconLatency = Timer(label: Name.beaconLatency, factory: factory)
@@ -80,7 +80,7 @@ public final class DaemonMetrics: DaemonNotificationSubscriber {
         case .metadataApplied: metadataApplied.increment()
         case .metadataUnchanged: metadataUnchanged.increment()
         case .metadataFailed: metadataFailed.increment()
-        case .adBreaksDiscovered(let podIDs): adBreaksSeen.increment(by: podIDs.count)
+        case .adBreaksDiscovered(let adBreakIDs): adBreaksSeen.increment(by: adBreakIDs.count)
         case .lineRejected: badInputLines.increment()
         case .beaconsDue: trackingEventsDue.increment()
         case .beaconsDelivered(let firing, let results, let state):
@@ -104,7 +104,7 @@ public final class DaemonMetrics: DaemonNotificationSubscriber {
 
     /// Sets the gauges that describe the daemon now, from its status; call it just before a scrape.
     /// The ages are absent while the daemon has seen no tick, or its session no metadata.
-    public func observe(_ report: StatusReport, now: Milliseconds) {
+    package func observe(_ report: StatusReport, now: Milliseconds) {
         sessionActive.record(report.session == nil ? 0 : 1)
         beaconBacklog.record(report.deliveries.count { !$0.state.isFinished })
         journalAvailable.record(report.journal.state == .ok ? 1 : 0)

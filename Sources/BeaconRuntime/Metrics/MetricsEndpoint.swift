@@ -5,19 +5,19 @@ internal import Prometheus
 ///
 /// Owns the registry its ``metrics`` record into; each scrape first refreshes the gauges from the
 /// daemon's status, so ages are as of the scrape.
-public struct MetricsEndpoint: Sendable {
-    public static let path = "/metrics"
+package struct MetricsEndpoint: Sendable {
+    package static let path = "/metrics"
     /// The Prometheus text exposition format, version 0.0.4.
-    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+    package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
     /// A scrape is a bodiless GET: anything bigger is refused before it is read.
-    public static let maxRequestBodyBytes = 1024
+    package static let maxRequestBodyBytes = 1024
 
     /// Where the daemon's notifications go.
-    public let metrics: DaemonMetrics
+    package let metrics: DaemonMetrics
     private let registry: PrometheusCollectorRegistry
     private let now: @Sendable () -> Milliseconds
 
-    public init(now: @escaping @Sendable () -> Milliseconds = WallClock.now) {
+    package init(now: @escaping @Sendable () -> Milliseconds = WallClock.now) {
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
         self.metrics = DaemonMetrics(factory: PrometheusMetricsFactory(registry: registry))
@@ -26,7 +26,7 @@ public struct MetricsEndpoint: Sendable {
 
     /// `GET /metrics` (any query) gets the exposition, with the gauges refreshed from `status`;
     /// every other method or path gets 404.
-    public func respond(to request: HTTPServer.Request, status: () async -> StatusReport) async -> HTTPServer.Response {
+    package func respond(to request: HTTPServer.Request, status: () async -> StatusReport) async -> HTTPServer.Response {
         guard request.method == "GET", request.path == Self.path else { return .status(404) }
         metrics.observe(await status(), now: now())
         return HTTPServer.Response(status: 200, headers: [("Content-Type", Self.contentType)], body: registry.emitToBuffer())
@@ -34,7 +34,7 @@ public struct MetricsEndpoint: Sendable {
 
     /// Starts serving on `address`; the server runs until stopped.
     /// - Throws: ``HTTPServerError/cannotListen(host:port:reason:)`` when the address cannot be bound.
-    public func serve(at address: MetricsAddress, status: @escaping @Sendable () async -> StatusReport) async throws(HTTPServerError) -> HTTPServer {
+    package func serve(at address: MetricsAddress, status: @escaping @Sendable () async -> StatusReport) async throws(HTTPServerError) -> HTTPServer {
         try await HTTPServer.start(host: address.host, port: address.port, maxRequestBodyBytes: Self.maxRequestBodyBytes) { request in
             await respond(to: request, status: status)
         }

@@ -1,5 +1,5 @@
 /// Why the control socket server could not start.
-public enum ControlSocketError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ControlSocketError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A live server answers on the path; it is left alone.
     case alreadyListening(path: String)
     /// The path does not fit in `sun_path`.
@@ -15,7 +15,7 @@ public enum ControlSocketError: Error, Sendable, Equatable, CustomStringConverti
     /// ``ControlSocketServer/bind()`` or ``ControlSocketServer/run()`` was called twice.
     case alreadyStarted
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .alreadyListening(let path): "another beaconctl is listening on \(path)"
         case .pathTooLong(let path, let limit):

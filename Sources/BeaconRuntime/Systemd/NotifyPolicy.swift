@@ -5,9 +5,9 @@ import BeaconDomain
 /// `READY=1` goes with the first answer (the control socket listens before the loop starts);
 /// `STATUS=` only when the text changed; `WATCHDOG=1` once `petInterval` passed since the last one,
 /// and only in answer to a probe, so a daemon that stops answering stops the petting.
-public struct NotifyPolicy: Sendable {
+package struct NotifyPolicy: Sendable {
     /// How often `WATCHDOG=1` is due; nil without a watchdog.
-    public let petInterval: Duration?
+    package let petInterval: Duration?
     private var ready = false
     private var stopping = false
     private var lastStatus: String?
@@ -16,18 +16,18 @@ public struct NotifyPolicy: Sendable {
     /// STATUS changes show within this, even when the watchdog is slower or absent.
     static let statusPeriod: Duration = .seconds(1)
 
-    public init(petInterval: Duration?) {
+    package init(petInterval: Duration?) {
         self.petInterval = petInterval
     }
 
     /// How long the loop waits between two probes of the daemon.
-    public var probePeriod: Duration {
+    package var probePeriod: Duration {
         min(petInterval ?? Self.statusPeriod, Self.statusPeriod)
     }
 
     /// The daemon answered a probe with `report` at `now` (time since the loop began): the
     /// message to send, or nil when there is nothing new to say.
-    public mutating func answered(_ report: StatusReport, at now: Duration) -> String? {
+    package mutating func answered(_ report: StatusReport, at now: Duration) -> String? {
         var assignments: [String] = []
         if !ready {
             ready = true
@@ -49,7 +49,7 @@ public struct NotifyPolicy: Sendable {
     }
 
     /// The drain began with `inFlight` tracking events still being delivered.
-    public mutating func drainStarted(inFlight: Int) -> String {
+    package mutating func drainStarted(inFlight: Int) -> String {
         stopping = true
         let status = "stopping, \(inFlight) tracking events in flight"
         lastStatus = status

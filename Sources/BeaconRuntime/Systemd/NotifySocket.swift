@@ -8,20 +8,20 @@ import Darwin
 /// The service manager's notification socket, named by `$NOTIFY_SOCKET`: the sd_notify protocol
 /// without libsystemd. Each message is one datagram on an `AF_UNIX` socket; a leading `@` names
 /// the abstract namespace.
-public struct NotifySocket: NotifyChannel {
+package struct NotifySocket: NotifyChannel {
     /// The socket's name as `$NOTIFY_SOCKET` gives it.
-    public let name: String
+    package let name: String
 
     /// The socket `$NOTIFY_SOCKET` names, or nil when it is unset or cannot name a socket
     /// (then the service manager did not ask for notifications).
-    public init?(environment: [String: String]) {
+    package init?(environment: [String: String]) {
         guard let name = environment["NOTIFY_SOCKET"], Self.addressBytes(of: name) != nil else { return nil }
         self.name = name
     }
 
     /// Sends `message` as one datagram. Failures are ignored: a service manager that stopped
     /// listening has nothing to be told, and the daemon's work must go on regardless.
-    public func send(_ message: String) {
+    package func send(_ message: String) {
         #if canImport(Glibc)
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         let flags = Int32(MSG_NOSIGNAL)
@@ -39,7 +39,7 @@ public struct NotifySocket: NotifyChannel {
 
     /// Calls `body` with the `sockaddr_un` for a `$NOTIFY_SOCKET` value: an absolute path, or `@`
     /// and an abstract name. Nil, without calling `body`, when `name` is neither or too long.
-    public static func withSocketAddress<R>(of name: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R? {
+    package static func withSocketAddress<R>(of name: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R? {
         guard let bytes = addressBytes(of: name) else { return nil }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

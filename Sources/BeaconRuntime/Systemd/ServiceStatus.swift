@@ -1,10 +1,10 @@
 import BeaconDomain
 /// The one-line `STATUS=` text `systemctl status beaconctl` shows, from a status report.
-public enum ServiceStatus {
+package enum ServiceStatus {
     /// The session state (`idle`, `initializing`, `ready`, `playing`, ...); `playing an ad <id>`
     /// while the playhead is inside an ad (`paused in ad <id>` and the like for other states);
     /// then `, retry backlog <n>` while n beacon deliveries wait for a retry.
-    public static func describe(_ report: StatusReport) -> String {
+    package static func describe(_ report: StatusReport) -> String {
         var text = report.state
         if let playhead = report.playhead, let ad = ad(at: playhead, in: report.adBreaks) {
             text = report.state == "playing" ? "playing an ad \(ad.id)" : "\(report.state) in ad \(ad.id)"
@@ -19,7 +19,7 @@ public enum ServiceStatus {
         report.deliveries.count { $0.state == .due && $0.attempts > 0 }
     }
 
-    private static func ad(at playhead: Milliseconds, in pods: [Pod]) -> Ad? {
-        pods.lazy.flatMap(\.ads).first { $0.startTime <= playhead && playhead < $0.startTime + $0.duration }
+    private static func ad(at playhead: Milliseconds, in adBreaks: [AdBreak]) -> Ad? {
+        adBreaks.lazy.flatMap(\.ads).first { $0.startTime <= playhead && playhead < $0.startTime + $0.duration }
     }
 }

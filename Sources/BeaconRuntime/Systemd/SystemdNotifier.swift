@@ -8,7 +8,7 @@ import Synchronization
 /// ``NotifyPolicy/probePeriod`` and pets the watchdog only once the answer came: a daemon that
 /// hangs stops the petting, so the service manager restarts it. It subscribes to the daemon's
 /// notifications.
-public final class SystemdNotifier<C: Clock>: DaemonNotificationSubscriber where C.Duration == Duration {
+package final class SystemdNotifier<C: Clock>: DaemonNotificationSubscriber where C.Duration == Duration {
     private let channel: any NotifyChannel
     private let clock: C
     private let policy: Mutex<NotifyPolicy>
@@ -16,7 +16,7 @@ public final class SystemdNotifier<C: Clock>: DaemonNotificationSubscriber where
 
     /// - Parameter petInterval: how often `WATCHDOG=1` is due
     ///   (``Watchdog/petInterval(environment:processID:)``); nil without a watchdog.
-    public init(channel: any NotifyChannel, petInterval: Duration?, clock: C) {
+    package init(channel: any NotifyChannel, petInterval: Duration?, clock: C) {
         self.channel = channel
         self.clock = clock
         let policy = NotifyPolicy(petInterval: petInterval)
@@ -31,7 +31,7 @@ public final class SystemdNotifier<C: Clock>: DaemonNotificationSubscriber where
     }
 
     /// Probes the daemon with `probe` and notifies, until the task is cancelled.
-    public func probeUntilCancelled(_ probe: @Sendable () async -> StatusReport) async {
+    package func probeUntilCancelled(_ probe: @Sendable () async -> StatusReport) async {
         let start = clock.now
         while !Task.isCancelled {
             let report = await probe()

@@ -3,7 +3,7 @@ import BeaconRuntime
 import BeaconTerminal
 import BeaconSimulator
 
-/// Builders for metadata: ads whose events signal the test sink, pods, documents.
+/// Builders for metadata: ads whose events signal the test sink, ad breaks, documents.
 enum Ads {
     /// 2023-01-31T03:25:34.076Z, the start of the captured sample's ad break.
     static let t0: Milliseconds = 1_675_135_534_076
@@ -13,11 +13,11 @@ enum Ads {
 
     static let userTypes = StandardAd.userTypes
 
-    /// A pod of `count` back-to-back ads named `<id>-a1`, `<id>-a2`..., signaling `service`'s sink.
-    static func pod(
+    /// A ad break of `count` back-to-back ads named `<id>-a1`, `<id>-a2`..., signaling `service`'s sink.
+    static func adBreak(
         id: String, start: Milliseconds, ads count: Int = 1, adDuration: Milliseconds = 12_000,
         userEvents: Bool = true, on service: AdService
-    ) -> Pod {
+    ) -> AdBreak {
         let ads = (0..<count).map { index in
             let adID = "\(id)-a\(index + 1)"
             return StandardAd.make(
@@ -25,13 +25,13 @@ enum Ads {
                 userTypes: userEvents ? userTypes : []
             ) { [service.beaconURL(ad: adID, $0)] }
         }
-        return Pod(id: id, startTime: start, duration: Milliseconds(count) * adDuration, ads: ads)
+        return AdBreak(id: id, startTime: start, duration: Milliseconds(count) * adDuration, ads: ads)
     }
 
-    /// A document holding `pods`, its data range from 10 minutes before `t0` to `rangeEnd`.
-    static func document(_ pods: [Pod], rangeEnd: Milliseconds? = nil) -> MetadataDocument {
-        let end = rangeEnd ?? (pods.map { $0.startTime + $0.duration }.max() ?? t0)
-        return MetadataDocument(dataRange: DataRange(start: t0 - 600_000, end: end), pods: pods)
+    /// A document holding `adBreaks`, its data range from 10 minutes before `t0` to `rangeEnd`.
+    static func document(_ adBreaks: [AdBreak], rangeEnd: Milliseconds? = nil) -> MetadataDocument {
+        let end = rangeEnd ?? (adBreaks.map { $0.startTime + $0.duration }.max() ?? t0)
+        return MetadataDocument(dataRange: DataRange(start: t0 - 600_000, end: end), adBreaks: adBreaks)
     }
 }
 

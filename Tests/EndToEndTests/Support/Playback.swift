@@ -3,20 +3,20 @@ import BeaconRuntime
 import BeaconTerminal
 import Testing
 
-/// Runs `body` with an ad service serving `pods` and a daemon reading stdin for a session on it.
+/// Runs `body` with an ad service serving `adBreaks` and a daemon reading stdin for a session on it.
 /// The media URL carries `sessid`, so no init request is needed; the metadata is polled at once.
 func withPlayback(
     arguments: [String] = [],
     environment: [String: String] = [:],
     configure: (AdService) -> Void = { _ in },
-    pods: (AdService) -> [Pod],
+    adBreaks: (AdService) -> [AdBreak],
     _ body: (AdService, DaemonProcess) async throws -> Void
 ) async throws {
     try await withPlayback(
         arguments: arguments, environment: environment,
         serving: { service in
             configure(service)
-            service.serve(Ads.document(pods(service)))
+            service.serve(Ads.document(adBreaks(service)))
         }, body)
 }
 

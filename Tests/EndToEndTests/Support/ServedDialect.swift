@@ -40,11 +40,11 @@ enum ServedDialect: String, Sendable, CaseIterable, CustomTestStringConvertible 
         }
     }
 
-    /// Serves `pods` from the service's tracking URL from now on.
-    func serve(_ pods: [Pod], on service: AdService) throws {
+    /// Serves `adBreaks` from the service's tracking URL from now on.
+    func serve(_ adBreaks: [AdBreak], on service: AdService) throws {
         switch self {
-        case .harmonic: service.serve(Ads.document(pods))
-        case .mediaTailor: service.serve(body: try Self.trackingDocument(pods))
+        case .harmonic: service.serve(Ads.document(adBreaks))
+        case .mediaTailor: service.serve(body: try Self.trackingDocument(adBreaks))
         }
     }
 
@@ -53,22 +53,22 @@ enum ServedDialect: String, Sendable, CaseIterable, CustomTestStringConvertible 
     static let sessionInitAnswer = HTTPServer.Response.json(
         #"{"manifestUrl": "../../../master/acct/cfg/index.m3u8", "trackingUrl": "../../../tracking/acct/cfg/\#(sessionID)"}"#)
 
-    /// `pods` as MediaTailor's tracking document: times in seconds of media time, each level with
+    /// `adBreaks` as MediaTailor's tracking document: times in seconds of media time, each level with
     /// its program date time, and a `nextToken` whose page repeats the same avails.
-    static func trackingDocument(_ pods: [Pod]) throws -> String {
+    static func trackingDocument(_ adBreaks: [AdBreak]) throws -> String {
         func seconds(_ milliseconds: Milliseconds) -> Double { Double(milliseconds - programDateTimeStart) / 1000 }
         func timing(_ prefix: String, start: Milliseconds, duration: Milliseconds) -> [String: Any] {
             ["startTimeInSeconds": seconds(start), "durationInSeconds": Double(duration) / 1000, "\(prefix)ProgramDateTime": UTCTime.format(start)]
         }
-        let avails = pods.map { pod in
-            timing("avail", start: pod.startTime, duration: pod.duration).merging([
-                "availId": pod.id,
-                "ads": pod.ads.map { ad in
+        let avails = adBreaks.map { adBreak in
+            timing("avail", start: adBreak.startTime, duration: adBreak.duration).merging([
+                "availId": adBreak.id,
+                "ads": adBreak.ads.map { ad in
                     timing("ad", start: ad.startTime, duration: ad.duration).merging([
                         "adId": ad.id,
                         "trackingEvents": ad.trackingEvents.map { event in
                             timing("event", start: event.startTime, duration: event.duration).merging([
-                                "eventId": "\(ad.id)-\(event.event.rawValue)", "eventType": event.event.rawValue, "beaconUrls": event.signalingUrls,
+                                "eventId": "\(ad.id)-\(event.event.rawValue)", "eventType": event.event.rawValue, "beaconUrls": event.signalingURLs,
                             ]) { $1 }
                         },
                     ]) { $1 }

@@ -1,5 +1,5 @@
 /// An ad break: a run of ads stitched into the stream (`adBreaks` in the metadata).
-public struct Pod: Sendable, Equatable, Codable {
+public struct AdBreak: Sendable, Equatable, Codable {
     public var id: String
     public var startTime: Milliseconds
     public var duration: Milliseconds
@@ -12,7 +12,7 @@ public struct Pod: Sendable, Equatable, Codable {
         self.ads = ads
     }
 
-    /// The end of the pod, or of its last ad or event if those run longer.
+    /// The end of the ad break, or of its last ad or event if those run longer.
     public var endTime: Milliseconds {
         var end = startTime + max(duration, 0)
         for ad in ads {
