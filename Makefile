@@ -20,7 +20,8 @@ demo: build
 
 # Builds everything (our own code must compile without warnings), then runs every test. The
 # tests also drive the real binary through a pseudo-terminal (python3) and check the systemd unit
-# (systemd-analyze) and the package (dpkg-deb) with the tools a Debian box has.
+# (systemd-analyze) and the package (dpkg-deb) with the tools a Debian box has; last, that no two
+# folders of Sources/ name each other's types (ARCHITECTURE.md draws the arrows).
 test: system-packages
 	@scripts/install-system-packages.sh python3
 	@mkdir -p .build
@@ -28,6 +29,7 @@ test: system-packages
 	@if grep -E '/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:' $(BUILD_LOG); then \
 		echo "error: the build has warnings in our code" >&2; exit 1; fi
 	$(SWIFT) test --skip-build
+	python3 scripts/folder-graph.py
 
 # Installation layout: `make install PREFIX=/usr DESTDIR=/tmp/stage`. The unit goes where systemd
 # looks for it under PREFIX (/usr/local/lib/systemd/system by default; set UNITDIR for another
