@@ -47,6 +47,6 @@ package struct ControlProtocol: Sendable {
 
     /// A client's input ended (its connection closed, or stdin).
     package func inputEnded(from client: InputClient) async {
-        await daemon.inputEnded(from: client)
+        daemon.refusedLines.inputEnded(from: client)
     }
 }

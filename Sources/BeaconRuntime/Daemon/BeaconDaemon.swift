@@ -25,37 +25,10 @@ package actor BeaconDaemon: Service {
     /// Where every output hears what the daemon did.
     private let notifications: DaemonNotificationHub
     private let logger: Logger
-    private var logs: Logs
+    private var logs: DaemonLogs
     private let logLinesDropped: @Sendable () -> Int
-    /// Which refused lines are logged, per client.
-    private var refusalLog = RefusalLogLimit()
-
-    /// One logger per operation, so each line says what it is about.
-    private struct Logs {
-        /// Session init, end and unload.
-        var session: Logger
-        var metadata: Logger
-        /// Outgoing beacons.
-        var beacon: Logger
-        var input: Logger
-        var drain: Logger
-        var journal: Logger
-
-        /// --debug-tracking shows the debug lines of metadata and beacons whatever the log level.
-        init(_ logger: Logger, debugTracking: Bool) {
-            func tracking(_ logger: Logger) -> Logger {
-                var shown = logger
-                if debugTracking && shown.logLevel > .debug { shown.logLevel = .debug }
-                return shown
-            }
-            session = logger.operation("session", component: "session")
-            metadata = tracking(logger.operation("metadata", component: "metadata"))
-            beacon = tracking(logger.operation("beacon", component: "delivery"))
-            input = logger.operation("input", component: "input")
-            drain = logger.operation("drain", component: "daemon")
-            journal = logger.operation("journal", component: "journal")
-        }
-    }
+    /// Logs refused lines, a few per client each second; the control protocol's tasks use it too.
+    package nonisolated let refusedLines: RefusedLineLog
 
     /// The session's phase (idle, initializing, error, played, draining) and its generation.
     private var supervisor: SessionSupervisor
@@ -126,8 +99,9 @@ package actor BeaconDaemon: Service {
         self.announce = announce
         self.notifications = notifications
         self.logger = logger
-        let logs = Logs(logger, debugTracking: configuration.debugTracking)
+        let logs = DaemonLogs(logger, debugTracking: configuration.debugTracking)
         self.logs = logs
+        self.refusedLines = RefusedLineLog(logger: logs.input, time: time)
         self.journal = JournalWriter(opener: journal, now: { time.now() }, logger: logs.journal, failed: { pump.timer.signal() })
         self.logLinesDropped = logLinesDropped
         (drained, drainedInput) = AsyncStream.makeStream()
@@ -219,7 +193,7 @@ package actor BeaconDaemon: Service {
         deliveries.setMaxAge(runtime.beaconMaxAge.milliseconds)
         session?.metadata.schedule.interval = runtime.metadataInterval.milliseconds
         session?.tracking.retention = runtime.retention.milliseconds
-        logs = Logs(logger, debugTracking: runtime.debugTracking)
+        logs = DaemonLogs(logger, debugTracking: runtime.debugTracking)
         // A shorter max age may give up a delivery waiting for its retry: the timer looks again.
         pump.timer.signal()
     }
@@ -323,10 +297,12 @@ package actor BeaconDaemon: Service {
         notify(.sessionStarting(mediaURL: mediaURL))
         let endpoints: SessionEndpoints
         var resumed: (session: TrackingSession, due: [Firing])?
-        if let snapshot = await savedSession(for: mediaURL) {
+        let retention = configuration.retention.milliseconds
+        if let snapshot = await journal.savedSession(for: mediaURL, savedSince: now() - retention) {
             endpoints = snapshot.endpoints
-            resumed = TrackingSession.resuming(
-                snapshot, states: await reportingStates(ofSession: endpoints.journalKey), retention: configuration.retention.milliseconds)
+            let key = endpoints.journalKey
+            let states = deliveries.reportingStates(ofSession: key, stored: await journal.deliveries(ofSession: key))
+            resumed = TrackingSession.resuming(snapshot, states: states, retention: retention)
         } else {
             guard let initialized = await initializeSession(mediaURL: mediaURL, generation: generation) else { return }
             endpoints = initialized
@@ -391,77 +367,26 @@ package actor BeaconDaemon: Service {
 
     /// Takes what a refresh came to; returns when the next is due, nil once the session ended.
     private func metadataRefreshed(_ round: MetadataRound, _ outcome: MetadataRound.Outcome, generation: Int) -> Milliseconds? {
-        // A request is cancelled only when its session ends.
-        guard supervisor.isCurrent(generation), session != nil, outcome != .cancelled else { return nil }
-        if let first = round.firstAnswer {
-            logs.metadata.debug("metadata received status=\(first.status) bytes=\(first.bytes) url=\(round.trackingURL)")
+        let instant = now()
+        guard supervisor.isCurrent(generation),
+            let refreshed = session?.refreshed(by: round, outcome, now: instant, wallNow: time.wallNow(), using: &random)
+        else { return nil }
+        var firings: [Firing] = []
+        switch refreshed.result {
+        case .applied(_, _, _, let fired):
+            firings = fired
+            pruneJournal()
+        case .failed(let reason, _):
+            counters.metadataErrors += 1
+            lastError = "metadata: \(reason)"
+        case .unchanged:
+            break
         }
-        if session?.endpoints.dialect == nil, let dialect = round.dialect {
-            session?.endpoints.dialect = dialect
-            logs.metadata.info("dialect decided from the tracking document dialect=\(dialect.rawValue)")
-        }
-        session?.metadata.remember(round)
-        let nextRefreshAt: Milliseconds
-        switch outcome {
-        case .unchanged(let bytes):
-            if round.dialect == .mediatailor {
-                logs.metadata.debug("mediatailor pages=\(round.pageCount) avails=0 nextToken=\(round.nextToken != nil)")
-            } else {
-                logs.metadata.debug("metadata unchanged bytes=\(bytes)")
-            }
-            notify(.metadataUnchanged(bytes: bytes))
-            nextRefreshAt = metadataSucceeded()
-        case .document(let document, let bytes):
-            if round.dialect == .mediatailor {
-                logs.metadata.debug("mediatailor pages=\(round.pageCount) avails=\(document.adBreaks.count) nextToken=\(round.nextToken != nil)")
-            }
-            nextRefreshAt = applyMetadata(document, bytes: bytes)
-        case .failed(let reason, let requestedWait):
-            nextRefreshAt = metadataFailed(reason, requestedWait: requestedWait)
-        case .cancelled:
-            return nil
-        }
+        MetadataPoller.report(refreshed, of: round, outcome, now: instant, logger: logs.metadata, notify: notify)
+        dispatch(firings)
         saveSnapshot()
         perform(supervisor.metadataAttempted(generation: generation))
-        return nextRefreshAt
-    }
-
-    /// Applies a document read from the metadata; returns when the next refresh is due.
-    private func applyMetadata(_ document: MetadataDocument, bytes: Int) -> Milliseconds {
-        if let mismatch = session?.tracking.timelineMismatch(of: document) {
-            return metadataFailed("rejected: \(mismatch)")
-        }
-        var known = Set(session?.tracking.schedule.adBreaks.map(\.id) ?? [])
-        let discovered = document.adBreaks.map(\.id).filter { known.insert($0).inserted }
-        // Mutated in place: a copy would share, then duplicate, the whole schedule.
-        let firings = session?.tracking.apply(document) ?? []
-        session?.snapshotDirty = true
-        pruneJournal()
-        logs.metadata.info(
-            "metadata refreshed adBreaks=\(document.adBreaks.count) dataRange=\(document.timeline.format(document.dataRange.start))..\(document.timeline.format(document.dataRange.end)) bytes=\(bytes)")
-        notify(.metadataApplied(adBreaks: document.adBreaks.count, dataRange: document.dataRange, bytes: bytes))
-        if !discovered.isEmpty { notify(.adBreaksDiscovered(adBreakIDs: discovered)) }
-        dispatch(firings)
-        return metadataSucceeded()
-    }
-
-    /// A refresh brought a document (new or unchanged): back to the normal interval.
-    private func metadataSucceeded() -> Milliseconds {
-        session?.metadata.succeeded(now: now(), wallNow: time.wallNow()) ?? now()
-    }
-
-    /// A refresh failed: counted, logged, the previous state kept; returns when the next refresh is
-    /// due, later with each failure in a row and no sooner than the server asked.
-    private func metadataFailed(_ reason: String, requestedWait: Milliseconds? = nil) -> Milliseconds {
-        counters.metadataErrors += 1
-        lastError = "metadata: \(reason)"
-        let time = now()
-        let nextRefreshAt = session?.metadata.failed(requestedWait: requestedWait, now: time, using: &random) ?? time
-        let failures = session?.metadata.schedule.consecutiveFailures ?? 0
-        logs.metadata.warning(
-            "metadata refresh failed, keeping previous state reason=\"\(reason)\" failures=\(failures) retry_in_ms=\(nextRefreshAt - time)")
-        notify(.metadataFailed(reason: reason))
-        return nextRefreshAt
+        return refreshed.nextRefreshAt
     }
 
     // MARK: Input
@@ -477,27 +402,12 @@ package actor BeaconDaemon: Service {
         return await execute(command)
     }
 
-    /// Counts every refused line; logs only the first few of each client each second (see
-    /// ``RefusalLogLimit``). `line` is the line, when it was text.
+    /// Counts every refused line and tells the outputs; ``RefusedLineLog`` decides what is logged.
+    /// `line` is the line, when it was text.
     package func lineRefused(_ reason: String, line: String?, from client: InputClient) {
         counters.badLines += 1
-        let verdict = refusalLog.refused(by: client, at: time.now())
-        logUnloggedRefusals(verdict.unloggedBefore, of: client)
-        if verdict.logged {
-            let shown = line.map { " line=\"\(Self.printable($0))\"" } ?? ""
-            logs.input.warning("bad input line ignored reason=\"\(reason)\"\(shown) client=\(client)")
-        }
+        refusedLines.refused(reason, line: line, from: client)
         notify(.lineRejected(reason: reason))
-    }
-
-    /// A client's input ended (its connection closed, or stdin): the count of its refused lines not logged yet.
-    package func inputEnded(from client: InputClient) {
-        logUnloggedRefusals(refusalLog.left(client), of: client)
-    }
-
-    private func logUnloggedRefusals(_ count: Int, of client: InputClient) {
-        guard count > 0 else { return }
-        logs.input.warning("bad input lines not logged, over \(RefusalLogLimit.perSecond) a second client=\(client) count=\(count)")
     }
 
     private func execute(_ command: InputCommand) async -> String? {
@@ -539,20 +449,11 @@ package actor BeaconDaemon: Service {
         }
     }
 
-    /// A line as it may be logged: bounded, control characters escaped.
-    static func printable(_ text: String) -> String {
-        var shown = ""
-        for scalar in text.unicodeScalars.prefix(120) {
-            shown += scalar.value < 0x20 || scalar == "\"" || scalar == "\\" ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return text.unicodeScalars.count > 120 ? shown + "…" : shown
-    }
-
     // MARK: Delivery
 
     /// Turns fired tracking events into deliveries, one per signaling URL, and starts what may start.
     private func dispatch(_ firings: [Firing]) {
-        guard !firings.isEmpty, let sessionKey = session?.endpoints.journalKey else { return }
+        guard !firings.isEmpty, let session else { return }
         // Every firing of this call occurred now: what [TIMESTAMP] says, on every request of it.
         let occurredAt = time.wallNow()
         for firing in firings {
@@ -560,20 +461,11 @@ package actor BeaconDaemon: Service {
             notify(.beaconsDue(firing))
         }
         let effects = deliveries.fire(
-            firings, sessionKey: sessionKey, macros: configuration.macros, context: { macroContext(of: $0, occurredAt: occurredAt) },
+            firings, sessionKey: session.endpoints.journalKey, macros: configuration.macros,
+            context: { session.macroContext(of: $0, occurredAt: occurredAt) },
             now: now(), wallNow: occurredAt, using: &random)
         carryOut(effects)
         pump.timer.signal()
-    }
-
-    /// What the macros of a firing's signaling URLs are filled from.
-    private func macroContext(of firing: Firing, occurredAt: Milliseconds) -> MacroContext {
-        guard let session else { return MacroContext(occurredAt: occurredAt) }
-        let tracking = session.tracking
-        // A session whose first document has not come yet counts as live, as every session did before timelines.
-        return MacroContext(
-            firing, in: tracking.schedule, timeline: tracking.timeline ?? .programDateTime, dataRange: tracking.dataRange,
-            playhead: tracking.judge.lastPlayhead, occurredAt: occurredAt, contentPosition: tracking.contentPosition)
     }
 
     /// Carries out what the coordinator decided. Counted now, with the deliveries; written to the
@@ -660,18 +552,13 @@ package actor BeaconDaemon: Service {
 
     // MARK: Journal
 
+    /// Opens the journal and resumes the deliveries it left unfinished.
     private func openJournal() async {
-        guard journal.status.isConfigured else { return }
-        if case .failure(let error) = await journal.open() {
-            logs.journal.error("journal unavailable, keeping deliveries in memory only reason=\"\(error.reason)\"")
-            return
-        }
-        guard let restored = await journal.read({ journal throws(JournalError) in try journal.unfinishedDeliveries() }) else { return }
-        let effects = deliveries.restore(restored, now: now())
+        guard let restored = await journal.openForRestore() else { return }
         if !restored.isEmpty {
             logs.journal.notice("resuming \(restored.count) beacon deliveries from the journal")
         }
-        carryOut(effects)
+        carryOut(deliveries.restore(restored, now: now()))
     }
 
     /// After a failure: once the journal opens again, everything known is written to it.
@@ -690,21 +577,6 @@ package actor BeaconDaemon: Service {
         guard let current = session, current.snapshotDirty else { return }
         session?.snapshotDirty = false
         journal.submit([], session: current.tracking.snapshot(endpoints: current.endpoints, savedAt: now())) { _ in }
-    }
-
-    /// A saved session to resume for this media URL, if the journal has one within retention.
-    private func savedSession(for mediaURL: String) async -> SessionSnapshot? {
-        let sessionID = SessionEndpoints.sessionID(in: mediaURL)
-        let savedSince = now() - configuration.retention.milliseconds
-        return await journal.read { journal throws(JournalError) in
-            try journal.session(sessionID: sessionID, mediaURL: mediaURL, savedSince: savedSince)
-        } ?? nil
-    }
-
-    /// The reporting states that a session's deliveries, in memory and in the journal, leave its events in.
-    private func reportingStates(ofSession sessionKey: String) async -> [EventReference: ReportingState] {
-        let stored = await journal.read { journal throws(JournalError) in try journal.deliveries(ofSession: sessionKey) }
-        return deliveries.reportingStates(ofSession: sessionKey, stored: stored ?? [])
     }
 
     /// Forgets finished deliveries and old sessions past retention, at most every few minutes.
@@ -729,13 +601,7 @@ package actor BeaconDaemon: Service {
         snapshot.nextInitAt = phase.nextInitAt
         snapshot.wallOffset = time.wallOffset()
         snapshot.deliveries = deliveries.queue.deliveries
-        snapshot.journal = journalReport()
+        snapshot.journal = journal.report
         return snapshot
-    }
-
-    private func journalReport() -> StatusReport.Journal {
-        let health = journal.status
-        guard health.isConfigured else { return StatusReport.Journal(state: .off) }
-        return health.problem.map { StatusReport.Journal(state: .unavailable, error: $0) } ?? StatusReport.Journal(state: .ok)
     }
 }

@@ -48,7 +48,7 @@ final class JournalWriter: Sendable {
     private let pending = Mutex(Pending())
     private let health: Mutex<Health>
     private let now: @Sendable () -> Milliseconds
-    private let logger: Logger
+    let logger: Logger
     private let failed: @Sendable () -> Void
 
     /// - Parameters:
