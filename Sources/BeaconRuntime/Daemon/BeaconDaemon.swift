@@ -121,7 +121,7 @@ package actor BeaconDaemon: Service {
     package func run() async {
         await openJournal()
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.superviseSessions() }
+            group.addTask { await SessionRunner(daemon: self, client: self.metadataClient, time: self.time, journal: self.journal).run() }
             group.addTask { await self.pump.run() }
             group.addTask { await self.keepTime() }
             group.addTask { await self.recordResults() }
@@ -269,104 +269,85 @@ package actor BeaconDaemon: Service {
     }
 
     /// The next init to start, the first asked for after generation `started`; nil once draining.
-    private func nextWantedSession(after started: Int?) async -> SessionPhase.Initializing? {
+    func nextWantedSession(after started: Int?) async -> SessionPhase.Initializing? {
         if draining { return nil }
         if let wanted = supervisor.initToStart(after: started) { return wanted }
         return await withCheckedContinuation { supervisorWaiter = $0 }
     }
 
-    private func waitForSessionEnd(_ generation: Int) async {
+    /// Returns once the session of `generation` ended (at once if it has).
+    func waitForSessionEnd(_ generation: Int) async {
         guard supervisor.isCurrent(generation) else { return }
         await withCheckedContinuation { sessionEndWaiter = $0 }
     }
 
-    private func superviseSessions() async {
-        var started: Int?
-        while let wanted = await nextWantedSession(after: started) {
-            started = wanted.generation
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.runSession(mediaURL: wanted.mediaURL, generation: wanted.generation) }
-                await waitForSessionEnd(wanted.generation)
-                group.cancelAll()
-            }
-        }
-    }
+    func isCurrent(_ generation: Int) -> Bool { supervisor.isCurrent(generation) }
 
-    private func runSession(mediaURL: String, generation: Int) async {
+    /// A session starts: what its start reads of the settings.
+    func sessionStarting(mediaURL: String) -> SessionRunner.Settings {
         logs.session.info("session starting mediaUrl=\(mediaURL)")
         notify(.sessionStarting(mediaURL: mediaURL))
-        let endpoints: SessionEndpoints
-        var resumed: (session: TrackingSession, due: [Firing])?
-        let retention = configuration.retention.milliseconds
-        if let snapshot = await journal.savedSession(for: mediaURL, savedSince: now() - retention) {
-            endpoints = snapshot.endpoints
-            let key = endpoints.journalKey
-            let states = deliveries.reportingStates(ofSession: key, stored: await journal.deliveries(ofSession: key))
-            resumed = TrackingSession.resuming(snapshot, states: states, retention: retention)
-        } else {
-            guard let initialized = await initializeSession(mediaURL: mediaURL, generation: generation) else { return }
-            endpoints = initialized
-        }
-        let ready = ActiveSession(
-            endpoints: endpoints, tracking: resumed?.session ?? TrackingSession(retention: configuration.retention.milliseconds),
-            generation: generation, metadata: MetadataRefresh(interval: configuration.metadataInterval.milliseconds))
-        let effects = supervisor.initSucceeded(ready)
-        guard !effects.isEmpty else { return }
-        logs.session.info(
-            "session \(resumed == nil ? "ready" : "resumed from the journal") sessionId=\(endpoints.sessionID ?? "-") manifestUrl=\(endpoints.manifestURL) trackingUrl=\(endpoints.trackingURL)")
-        perform(effects)
-        if let due = resumed?.due { dispatch(due) }
-        await MetadataPoller(client: metadataClient, time: time, maxResponseBytes: configuration.maxMetadataBytes).run(
-            begin: { await self.beginMetadataRefresh(generation: generation) },
-            requesting: { await self.metadataRequested() },
-            finished: { round, outcome in await self.metadataRefreshed(round, outcome, generation: generation) })
+        return SessionRunner.Settings(
+            trackingURL: configuration.trackingURL, dialect: configuration.dialect, retention: configuration.retention.milliseconds,
+            maxMetadataBytes: configuration.maxMetadataBytes)
     }
 
-    /// Session init, tried again with backoff after each failure until it succeeds, or the session
-    /// is replaced, unloaded or drained (nil then). A failure no retry can heal ends it (nil, state `error`).
-    private func initializeSession(mediaURL: String, generation: Int) async -> SessionEndpoints? {
-        if let trackingURL = configuration.trackingURL {
-            return SessionEndpoints(
-                mediaURL: mediaURL, manifestURL: mediaURL, trackingURL: trackingURL,
-                sessionID: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL), dialect: configuration.dialect)
-        }
-        while true {
-            supervisor.initAttemptStarting(generation: generation)
-            let failure: SessionInitError
-            do {
-                return try await SessionInitializer(client: metadataClient, dialect: configuration.dialect, adsParams: loadOptions.adsParams)
-                    .start(mediaURL: mediaURL)
-            } catch {
-                failure = error
-            }
-            guard supervisor.isCurrent(generation), !Task.isCancelled else { return nil }
-            lastError = "session init: \(failure.reason)"
-            notify(.sessionFailed(mediaURL: mediaURL, reason: failure.reason))
-            let effects = supervisor.initFailed(failure, generation: generation, now: now(), using: &random)
-            perform(effects)
-            let retryAt = effects.lazy.compactMap { effect -> Milliseconds? in
-                if case .retryInit(_, _, _, _, let at) = effect { at } else { nil }
-            }.first
-            guard let retryAt else { return nil }
-            do { try await time.sleep(until: retryAt) } catch { return nil }
-            guard supervisor.isCurrent(generation) else { return nil }
-        }
+    /// A session init attempt starts: the `adsParams` of the latest load, to send.
+    func initAttemptStarting(generation: Int) -> [String: String]? {
+        supervisor.initAttemptStarting(generation: generation)
+        return loadOptions.adsParams
+    }
+
+    /// Session init failed: when to try again, nil when the session of `generation` is no longer
+    /// current or no retry can heal the failure.
+    func initFailed(_ failure: SessionInitError, mediaURL: String, generation: Int) -> Milliseconds? {
+        guard supervisor.isCurrent(generation) else { return nil }
+        lastError = "session init: \(failure.reason)"
+        notify(.sessionFailed(mediaURL: mediaURL, reason: failure.reason))
+        let effects = supervisor.initFailed(failure, generation: generation, now: now(), using: &random)
+        perform(effects)
+        return effects.lazy.compactMap { effect -> Milliseconds? in
+            if case .retryInit(_, _, _, _, let at) = effect { at } else { nil }
+        }.first
+    }
+
+    /// A session saved in the journal resumes, with the reporting states its deliveries (`stored`
+    /// and in memory) left its events in; false when it is no longer wanted.
+    func sessionResumed(_ snapshot: SessionSnapshot, stored: [BeaconDelivery], generation: Int) -> Bool {
+        let states = deliveries.reportingStates(ofSession: snapshot.endpoints.journalKey, stored: stored)
+        let resumed = TrackingSession.resuming(snapshot, states: states, retention: configuration.retention.milliseconds)
+        guard sessionReady(snapshot.endpoints, tracking: resumed.session, generation: generation) else { return false }
+        dispatch(resumed.due)
+        return true
+    }
+
+    /// A session init succeeded, or a saved session resumes (`tracking`): false when it is no longer wanted.
+    func sessionReady(_ endpoints: SessionEndpoints, tracking: TrackingSession? = nil, generation: Int) -> Bool {
+        let ready = ActiveSession(
+            endpoints: endpoints, tracking: tracking ?? TrackingSession(retention: configuration.retention.milliseconds),
+            generation: generation, metadata: MetadataRefresh(interval: configuration.metadataInterval.milliseconds))
+        let effects = supervisor.initSucceeded(ready)
+        guard !effects.isEmpty else { return false }
+        logs.session.info(
+            "session \(tracking == nil ? "ready" : "resumed from the journal") sessionId=\(endpoints.sessionID ?? "-") manifestUrl=\(endpoints.manifestURL) trackingUrl=\(endpoints.trackingURL)")
+        perform(effects)
+        return true
     }
 
     // MARK: Metadata
 
     /// A metadata refresh of the session of `generation` begins; nil once that session ended.
-    private func beginMetadataRefresh(generation: Int) -> MetadataRound? {
+    func beginMetadataRefresh(generation: Int) -> MetadataRound? {
         guard supervisor.isCurrent(generation), let endpoints = session?.endpoints else { return nil }
         return session?.metadata.begin(trackingURL: endpoints.trackingURL, dialect: endpoints.dialect)
     }
 
-    private func metadataRequested() {
+    func metadataRequested() {
         counters.metadataFetches += 1
     }
 
     /// Takes what a refresh came to; returns when the next is due, nil once the session ended.
-    private func metadataRefreshed(_ round: MetadataRound, _ outcome: MetadataRound.Outcome, generation: Int) -> Milliseconds? {
+    func metadataRefreshed(_ round: MetadataRound, _ outcome: MetadataRound.Outcome, generation: Int) -> Milliseconds? {
         let instant = now()
         guard supervisor.isCurrent(generation),
             let refreshed = session?.refreshed(by: round, outcome, now: instant, wallNow: time.wallNow(), using: &random)

@@ -1,0 +1,78 @@
+import BeaconDomain
+
+/// Runs the sessions the supervisor asks for, one at a time: each is resumed from the journal or
+/// initialized (again after each failure, as the supervisor decides), then its metadata is
+/// refreshed until the session ends. The daemon owns the session's state and the supervisor: the
+/// runner asks it at each step, and stops once it says the session is no longer current.
+struct SessionRunner: Sendable {
+    /// What a session's start reads from the daemon's settings, as they are when it starts.
+    struct Settings: Sendable {
+        /// A fixed tracking URL: no session init then.
+        var trackingURL: String?
+        var dialect: Dialect?
+        var retention: Milliseconds
+        var maxMetadataBytes: Int
+    }
+
+    let daemon: BeaconDaemon
+    /// Session init and metadata requests.
+    let client: any HTTPClient
+    let time: TimeSource
+    let journal: JournalWriter
+
+    /// Until the daemon drains: each session wanted runs until it ends, and is cancelled then.
+    func run() async {
+        var started: Int?
+        while let wanted = await daemon.nextWantedSession(after: started) {
+            started = wanted.generation
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.runSession(wanted) }
+                await daemon.waitForSessionEnd(wanted.generation)
+                group.cancelAll()
+            }
+        }
+    }
+
+    private func runSession(_ wanted: SessionPhase.Initializing) async {
+        let generation = wanted.generation
+        let settings = await daemon.sessionStarting(mediaURL: wanted.mediaURL)
+        let ready: Bool
+        if let snapshot = await journal.savedSession(for: wanted.mediaURL, savedSince: time.now() - settings.retention) {
+            let stored = await journal.deliveries(ofSession: snapshot.endpoints.journalKey)
+            ready = await daemon.sessionResumed(snapshot, stored: stored, generation: generation)
+        } else {
+            guard let endpoints = await initialize(wanted, settings: settings) else { return }
+            ready = await daemon.sessionReady(endpoints, generation: generation)
+        }
+        guard ready else { return }
+        await MetadataPoller(client: client, time: time, maxResponseBytes: settings.maxMetadataBytes).run(
+            begin: { await daemon.beginMetadataRefresh(generation: generation) },
+            requesting: { await daemon.metadataRequested() },
+            finished: { round, outcome in await daemon.metadataRefreshed(round, outcome, generation: generation) })
+    }
+
+    /// Session init, tried again with backoff after each failure until it succeeds, or the session
+    /// is replaced, unloaded or drained (nil then). A failure no retry can heal ends it (nil, state `error`).
+    private func initialize(_ wanted: SessionPhase.Initializing, settings: Settings) async -> SessionEndpoints? {
+        let mediaURL = wanted.mediaURL
+        if let trackingURL = settings.trackingURL {
+            return SessionEndpoints(
+                mediaURL: mediaURL, manifestURL: mediaURL, trackingURL: trackingURL,
+                sessionID: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL), dialect: settings.dialect)
+        }
+        while true {
+            let adsParams = await daemon.initAttemptStarting(generation: wanted.generation)
+            let failure: SessionInitError
+            do {
+                return try await SessionInitializer(client: client, dialect: settings.dialect, adsParams: adsParams).start(mediaURL: mediaURL)
+            } catch {
+                failure = error
+            }
+            guard !Task.isCancelled, let retryAt = await daemon.initFailed(failure, mediaURL: mediaURL, generation: wanted.generation) else {
+                return nil
+            }
+            do { try await time.sleep(until: retryAt) } catch { return nil }
+            guard await daemon.isCurrent(wanted.generation) else { return nil }
+        }
+    }
+}
