@@ -39,10 +39,8 @@ package actor BeaconDaemon: Service {
     private var lastTickAt: Milliseconds?
     private var counters = StatusReport.Counters()
 
-    private var supervisorWaiter: CheckedContinuation<SessionPhase.Initializing?, Never>?
-    private var sessionEndWaiter: CheckedContinuation<Void, Never>?
-    private var loadWaiters: [Int: [CheckedContinuation<Result<SessionEndpoints, SessionInitError>, Never>]] = [:]
-    private var settledWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The session runner, `load` replies and stdin, waiting on the supervisor.
+    private var waiters = SessionWaiters()
 
     private var draining: Bool { supervisor.isDraining }
     /// Every beacon delivery and what becomes of it: due, in flight, and finished ones until retention prunes them.
@@ -226,17 +224,6 @@ package actor BeaconDaemon: Service {
             case .ended(let endpoints):
                 logs.session.info("session ended sessionId=\(endpoints.sessionID ?? "-")")
                 notify(.sessionEnded(sessionID: endpoints.sessionID))
-            case .superseded:
-                let replaced = SessionInitError(reason: SessionSupervisor.supersededReason)
-                for waiters in loadWaiters.values {
-                    for waiter in waiters { waiter.resume(returning: .failure(replaced)) }
-                }
-                loadWaiters = [:]
-                sessionEndWaiter?.resume()
-                sessionEndWaiter = nil
-            case .initialize(let wanted):
-                supervisorWaiter?.resume(returning: wanted)
-                supervisorWaiter = nil
             case .retryInit(let mediaURL, let reason, let failures, let wait, _):
                 logs.session.error("session init failed, retrying mediaUrl=\(mediaURL) reason=\"\(reason)\" failures=\(failures) retry_in_ms=\(wait)")
             case .gaveUp(let mediaURL, let reason):
@@ -244,13 +231,8 @@ package actor BeaconDaemon: Service {
             case .ready(let endpoints):
                 announce(endpoints.announcement)
                 notify(.sessionReady(endpoints))
-            case .replyToLoads(let generation, let result):
-                for waiter in loadWaiters.removeValue(forKey: generation) ?? [] { waiter.resume(returning: result) }
-            case .settled:
-                resumeSettledWaiters()
-            case .stop:
-                supervisorWaiter?.resume(returning: nil)
-                supervisorWaiter = nil
+            case .superseded, .initialize, .replyToLoads, .settled, .stop:
+                waiters.wake(for: effect, isSettled: supervisor.isSettled)
             }
         }
     }
@@ -259,26 +241,20 @@ package actor BeaconDaemon: Service {
     /// so a recorded feed piped in at once is judged against the session's metadata instead of racing it.
     package func waitUntilSettled() async {
         guard !supervisor.isSettled else { return }
-        await withCheckedContinuation { settledWaiters.append($0) }
-    }
-
-    private func resumeSettledWaiters() {
-        guard supervisor.isSettled else { return }
-        for waiter in settledWaiters { waiter.resume() }
-        settledWaiters = []
+        await withCheckedContinuation { waiters.waitForSettled($0) }
     }
 
     /// The next init to start, the first asked for after generation `started`; nil once draining.
     func nextWantedSession(after started: Int?) async -> SessionPhase.Initializing? {
         if draining { return nil }
         if let wanted = supervisor.initToStart(after: started) { return wanted }
-        return await withCheckedContinuation { supervisorWaiter = $0 }
+        return await withCheckedContinuation { waiters.waitForNextInit($0) }
     }
 
     /// Returns once the session of `generation` ended (at once if it has).
     func waitForSessionEnd(_ generation: Int) async {
         guard supervisor.isCurrent(generation) else { return }
-        await withCheckedContinuation { sessionEndWaiter = $0 }
+        await withCheckedContinuation { waiters.waitForSessionEnd($0) }
     }
 
     func isCurrent(_ generation: Int) -> Bool { supervisor.isCurrent(generation) }
@@ -423,7 +399,7 @@ package actor BeaconDaemon: Service {
         loadOptions = options
         requestSession(mediaURL)
         let waitingFor = supervisor.generation
-        let result = await withCheckedContinuation { loadWaiters[waitingFor, default: []].append($0) }
+        let result = await withCheckedContinuation { waiters.waitForLoad(generation: waitingFor, $0) }
         switch result {
         case .success(let endpoints): return endpoints.announcement
         case .failure(let error): return ControlReply.errorLine(error.reason)
@@ -454,21 +430,13 @@ package actor BeaconDaemon: Service {
     /// actor) and hands the effects back to ``reportWritten()``: nothing says done or failed
     /// before the journal does, and nothing waits for the disk.
     private func carryOut(_ effects: DeliveryEffects) {
-        count(effects)
+        counters.add(effects.counters)
         let pump = pump
         let written = written
         journal.submit(effects.persist) { _ in
             pump.start(effects.start)
             written.add(effects)
         }
-    }
-
-    /// Counted as the deliveries change, so that status's counters and deliveries agree.
-    private func count(_ effects: DeliveryEffects) {
-        counters.beaconsSent += effects.counters.sent
-        counters.beaconsFailed += effects.counters.failed
-        counters.beaconsRetried += effects.counters.retried
-        counters.beaconsResent += effects.counters.resent
     }
 
     /// Logs and reports what the coordinator decided.
