@@ -24,3 +24,14 @@ extension Settings {
             beaconMaxAge: .seconds(beaconMaxAge))
     }
 }
+
+extension DaemonConfiguration {
+    /// Takes on the settings a reload may change.
+    package mutating func take(_ runtime: RuntimeSettings) {
+        debugTracking = runtime.debugTracking
+        quiet = runtime.quiet
+        metadataInterval = runtime.metadataInterval
+        retention = runtime.retention
+        beaconMaxAge = runtime.beaconMaxAge
+    }
+}

@@ -182,11 +182,7 @@ package actor BeaconDaemon: Service {
     /// Takes on the settings a reload may change, from the next use of each on: nothing is lost nor
     /// restarted (sessions, deliveries and the journal go on); the wait under way keeps its length.
     package func apply(_ runtime: RuntimeSettings) {
-        configuration.debugTracking = runtime.debugTracking
-        configuration.quiet = runtime.quiet
-        configuration.metadataInterval = runtime.metadataInterval
-        configuration.retention = runtime.retention
-        configuration.beaconMaxAge = runtime.beaconMaxAge
+        configuration.take(runtime)
         pump.setQuiet(runtime.quiet)
         deliveries.setMaxAge(runtime.beaconMaxAge.milliseconds)
         session?.metadata.schedule.interval = runtime.metadataInterval.milliseconds
