@@ -11,9 +11,9 @@ import ServiceLifecycle
 /// The running daemon: the single owner of the session, its schedule and its counters.
 ///
 /// Input arrives parsed, through ``perform(_:line:from:)``, from any source (stdin, the control
-/// socket, the demo's player: ``ControlProtocol`` reads their lines). `run()` supervises sessions
-/// (init, then metadata polling) and delivers fired beacons until a graceful shutdown or `stop()`,
-/// then drains: in-flight beacons get `drainTimeout` to finish.
+/// socket, the demo's player: ``ControlProtocol`` reads their lines). `run()` runs sessions (a
+/// ``SessionRunner``: init or resume, then metadata refreshes) and delivers fired beacons until a
+/// graceful shutdown or `stop()`, then drains: in-flight beacons get `drainTimeout` to finish.
 package actor BeaconDaemon: Service {
     private var configuration: DaemonConfiguration
     /// Session init and metadata requests: a pool of their own, so they never wait behind beacon requests.
