@@ -120,10 +120,7 @@ package actor BeaconDaemon: Service {
         await openJournal()
         await withDiscardingTaskGroup { group in
             group.addTask { await SessionRunner(daemon: self, client: self.metadataClient, time: self.time, journal: self.journal).run() }
-            group.addTask { await self.pump.run() }
-            group.addTask { await self.keepTime() }
-            group.addTask { await self.recordResults() }
-            group.addTask { await self.reportWritten() }
+            group.addTask { await DeliveryRunner(daemon: self, pump: self.pump, written: self.written, clock: self.clock, time: self.time).run() }
             group.addTask {
                 try? await gracefulShutdown()
                 self.stop()
@@ -136,7 +133,7 @@ package actor BeaconDaemon: Service {
         // Requests cancelled by the drain timeout stay due, as possible re-sends.
         record(pump.results.takeAll())
         await journal.flush()
-        for effects in written.takeAll() { report(effects) }
+        reportWritten(written.takeAll())
         notifications.finish()
     }
 
@@ -216,22 +213,12 @@ package actor BeaconDaemon: Service {
     /// Carries out what a session transition decided, in its order.
     private func perform(_ effects: [SessionSupervisor.Effect]) {
         for effect in effects {
-            switch effect {
-            case .ended(let endpoints):
-                logs.session.info("session ended sessionId=\(endpoints.sessionID ?? "-")")
-                notify(.sessionEnded(sessionID: endpoints.sessionID))
-            case .retryInit(let mediaURL, let reason, let failures, let wait, _):
-                logs.session.error("session init failed, retrying mediaUrl=\(mediaURL) reason=\"\(reason)\" failures=\(failures) retry_in_ms=\(wait)")
-            case .gaveUp(let mediaURL, let reason):
-                logs.session.error("session init failed, not retried mediaUrl=\(mediaURL) reason=\"\(reason)\"")
-            case .ready(let endpoints):
-                announce(endpoints.announcement)
-                notify(.sessionReady(endpoints))
-            case .superseded, .initialize, .replyToLoads, .settled, .stop:
-                waiters.wake(for: effect, isSettled: supervisor.isSettled)
-            }
+            sessionLog.report(effect)
+            waiters.wake(for: effect, isSettled: supervisor.isSettled)
         }
     }
+
+    private var sessionLog: SessionLog { SessionLog(logger: logs.session, announce: announce, notifications: notifications) }
 
     /// Returns once no session is starting (see ``SessionPhase/isSettled``). Stdin waits for this,
     /// so a recorded feed piped in at once is judged against the session's metadata instead of racing it.
@@ -257,8 +244,7 @@ package actor BeaconDaemon: Service {
 
     /// A session starts: what its start reads of the settings.
     func sessionStarting(mediaURL: String) -> SessionRunner.Settings {
-        logs.session.info("session starting mediaUrl=\(mediaURL)")
-        notify(.sessionStarting(mediaURL: mediaURL))
+        sessionLog.starting(mediaURL: mediaURL)
         return SessionRunner.Settings(
             trackingURL: configuration.trackingURL, dialect: configuration.dialect, retention: configuration.retention.milliseconds,
             maxMetadataBytes: configuration.maxMetadataBytes)
@@ -300,8 +286,7 @@ package actor BeaconDaemon: Service {
             generation: generation, metadata: MetadataRefresh(interval: configuration.metadataInterval.milliseconds))
         let effects = supervisor.initSucceeded(ready)
         guard !effects.isEmpty else { return false }
-        logs.session.info(
-            "session \(tracking == nil ? "ready" : "resumed from the journal") sessionId=\(endpoints.sessionID ?? "-") manifestUrl=\(endpoints.manifestURL) trackingUrl=\(endpoints.trackingURL)")
+        sessionLog.ready(endpoints, resumed: tracking != nil)
         perform(effects)
         return true
     }
@@ -409,10 +394,7 @@ package actor BeaconDaemon: Service {
         guard !firings.isEmpty, let session else { return }
         // Every firing of this call occurred now: what [TIMESTAMP] says, on every request of it.
         let occurredAt = time.wallNow()
-        for firing in firings {
-            logs.beacon.debug("firing pod=\(firing.adBreakID) ad=\(firing.adID) event=\(firing.event) urls=\(firing.signalingURLs.count)")
-            notify(.beaconsDue(firing))
-        }
+        DeliveryRunner.reportFired(firings, logger: logs.beacon, notify: notify)
         let effects = deliveries.fire(
             firings, sessionKey: session.endpoints.journalKey, macros: configuration.macros,
             context: { session.macroContext(of: $0, occurredAt: occurredAt) },
@@ -423,7 +405,7 @@ package actor BeaconDaemon: Service {
 
     /// Carries out what the coordinator decided. Counted now, with the deliveries; written to the
     /// journal, whose acknowledgement starts the requests (on the journal's thread, without the
-    /// actor) and hands the effects back to ``reportWritten()``: nothing says done or failed
+    /// actor) and hands the effects back to ``reportWritten(_:)``: nothing says done or failed
     /// before the journal does, and nothing waits for the disk.
     private func carryOut(_ effects: DeliveryEffects) {
         counters.add(effects.counters)
@@ -435,44 +417,29 @@ package actor BeaconDaemon: Service {
         }
     }
 
-    /// Logs and reports what the coordinator decided.
+    /// What the coordinator decided, once the journal wrote it: the reporting states of finished
+    /// firings go to the session, then the log and the outputs hear of it.
     private func report(_ effects: DeliveryEffects) {
-        for delivery in effects.start {
-            logs.beacon.debug(
-                "BEACON requesting pod=\(delivery.key.adBreakID) ad=\(delivery.key.adID) event=\(delivery.key.event) url=\(delivery.key.url) attempt=\(delivery.attempts) quiet=\(configuration.quiet)")
+        for finished in effects.finished where session?.endpoints.journalKey == finished.sessionKey {
+            session?.tracking.record(finished.state, for: finished.firing.reference)
         }
-        for ended in effects.ended {
-            logs.beacon.log(level: ended.line.isWarning ? .warning : .info, "\(ended.line.text)")
-            if ended.retrying { notify(.beaconRetrying(ended.delivery)) }
-        }
-        for finished in effects.finished {
-            if session?.endpoints.journalKey == finished.sessionKey {
-                session?.tracking.record(finished.state, for: finished.firing.reference)
-            }
-            notify(.beaconsDelivered(finished.firing, results: finished.results, state: finished.state))
-        }
+        DeliveryRunner.report(effects, quiet: configuration.quiet, logger: logs.beacon, notify: notify)
     }
 
-    /// Sleeps until the next retry or journal reopen is due, or until woken by new work, then starts what is due.
-    private func keepTime() async {
-        while !Task.isCancelled {
-            let next = [deliveries.nextWake(after: now()), journal.status.nextOpenTime].compactMap { $0 }.min()
-            await pump.timer.wait(for: next.map { .milliseconds(max($0 - now(), 0)) }, clock: clock)
-            guard !Task.isCancelled else { return }
-            await reopenJournalIfDue()
-            carryOut(deliveries.timePassed(now: now()))
-        }
+    /// When the next retry or journal reopen is due, for the delivery timer.
+    func nextWake() -> Milliseconds? {
+        [deliveries.nextWake(after: now()), journal.status.nextOpenTime].compactMap { $0 }.min()
     }
 
-    private func recordResults() async {
-        while !Task.isCancelled {
-            record(await pump.results.next())
-        }
+    /// The delivery timer woke: reopens the journal if due and starts what is due.
+    func timePassed() async {
+        await reopenJournalIfDue()
+        carryOut(deliveries.timePassed(now: now()))
     }
 
     /// Records what became of requests: one journal commit for the batch, with what starts next.
     /// The results that come while it is written go into the next batch.
-    private func record(_ batch: [(key: BeaconDelivery.Key, result: RequestResult)]) {
+    func record(_ batch: [(key: BeaconDelivery.Key, result: RequestResult)]) {
         guard !batch.isEmpty else { return }
         let effects = deliveries.record(batch, now: now(), wallNow: time.wallNow(), using: &random)
         carryOut(effects)
@@ -481,11 +448,9 @@ package actor BeaconDaemon: Service {
     }
 
     /// Reports what the journal acknowledged, in the order it was decided.
-    private func reportWritten() async {
-        while !Task.isCancelled {
-            for effects in await written.next() { report(effects) }
-            finishDrainIfIdle()
-        }
+    func reportWritten(_ batch: [DeliveryEffects]) {
+        for effects in batch { report(effects) }
+        finishDrainIfIdle()
     }
 
     /// Ends the delivery loop once draining leaves no request in flight.
