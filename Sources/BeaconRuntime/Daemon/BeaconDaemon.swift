@@ -144,9 +144,7 @@ package actor BeaconDaemon: Service {
 
     private func beginDrain() {
         guard !draining else { return }
-        logs.drain.info(
-            "draining: \(deliveries.queue.inFlightCount) beacon requests in flight, \(deliveries.queue.dueCount) due stay in the journal")
-        notify(.drainStarted(inFlight: deliveries.queue.inFlightCount))
+        DeliveryRunner.reportDrainStarted(deliveries.queue, logger: logs.drain, notify: notify)
         endSession(draining: true)
         // What is due now still leaves within the drain timeout; what waits for a retry stays due.
         carryOut(deliveries.beginDrain(now: now()))
@@ -154,26 +152,9 @@ package actor BeaconDaemon: Service {
     }
 
     private func waitForDeliveries() async {
-        let timeout = configuration.drainTimeout
-        let finished = await withTaskGroup(of: Bool.self) { race in
-            race.addTask {
-                for await _ in self.drained {}
-                return true
-            }
-            race.addTask { [clock] in
-                try? await clock.sleep(for: timeout)
-                return false
-            }
-            let first = await race.next() ?? true
-            race.cancelAll()
-            return first
-        }
-        if !finished {
-            deliveries.drainTimedOut()
-            let inFlight = deliveries.queue.inFlightCount
-            logs.drain.warning("drain timeout: cancelling \(inFlight) beacon requests still in flight; they stay due in the journal")
-            notify(.drainTimedOut(inFlight: inFlight))
-        }
+        guard await !DeliveryRunner.ends(drained, within: configuration.drainTimeout, clock: clock) else { return }
+        deliveries.drainTimedOut()
+        DeliveryRunner.reportDrainTimedOut(inFlight: deliveries.queue.inFlightCount, logger: logs.drain, notify: notify)
     }
 
     /// Takes on the settings a reload may change, from the next use of each on: nothing is lost nor

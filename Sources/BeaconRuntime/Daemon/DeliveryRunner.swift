@@ -46,6 +46,33 @@ struct DeliveryRunner: Sendable {
         }
     }
 
+    /// Whether `drained` ends within `timeout` on `clock`: false when the timeout came first.
+    static func ends(_ drained: AsyncStream<Void>, within timeout: Duration, clock: any Clock<Duration>) async -> Bool {
+        await withTaskGroup(of: Bool.self) { race in
+            race.addTask {
+                for await _ in drained {}
+                return true
+            }
+            race.addTask {
+                try? await clock.sleep(for: timeout)
+                return false
+            }
+            let first = await race.next() ?? true
+            race.cancelAll()
+            return first
+        }
+    }
+
+    static func reportDrainStarted(_ queue: DeliveryQueue, logger: Logger, notify: (DaemonNotification) -> Void) {
+        logger.info("draining: \(queue.inFlightCount) beacon requests in flight, \(queue.dueCount) due stay in the journal")
+        notify(.drainStarted(inFlight: queue.inFlightCount))
+    }
+
+    static func reportDrainTimedOut(inFlight: Int, logger: Logger, notify: (DaemonNotification) -> Void) {
+        logger.warning("drain timeout: cancelling \(inFlight) beacon requests still in flight; they stay due in the journal")
+        notify(.drainTimedOut(inFlight: inFlight))
+    }
+
     /// Logs and tells the outputs that tracking events fired, before their deliveries are decided.
     static func reportFired(_ firings: [Firing], logger: Logger, notify: (DaemonNotification) -> Void) {
         for firing in firings {
