@@ -18,8 +18,6 @@ package actor BeaconDaemon: Service {
     private var configuration: DaemonConfiguration
     /// Session init and metadata requests: a pool of their own, so they never wait behind beacon requests.
     private let metadataClient: any HTTPClient
-    /// What the delivery timer and the drain timeout sleep on: `ContinuousClock`, the clock of `time`'s instants.
-    private let clock: any Clock<Duration>
     private let time: TimeSource
     private let announce: @Sendable (String) -> Void
     /// Where every output hears what the daemon did.
@@ -49,10 +47,8 @@ package actor BeaconDaemon: Service {
     private var random: any RandomNumberGenerator & Sendable
     /// Deliveries and sessions on disk, written off the actor.
     private let journal: JournalWriter
-    /// Requests, their results and the retry timer.
-    private let pump: DeliveryPump
-    /// Effects whose write the journal acknowledged, to report.
-    private let written = Handover<DeliveryEffects>()
+    /// The delivery loops and the carrying-out of the coordinator's effects.
+    private let delivery: DeliveryRunner
     private let drained: AsyncStream<Void>
     private let drainedInput: AsyncStream<Void>.Continuation
     private let stopRequests: AsyncStream<Void>
@@ -86,21 +82,21 @@ package actor BeaconDaemon: Service {
     ) {
         self.configuration = configuration
         self.metadataClient = metadataClient ?? client
-        self.clock = clock
         self.time = time
         self.random = random
         self.deliveries = DeliveryCoordinator(
             queue: DeliveryQueue(perHostLimit: configuration.maxInFlightPerHost, totalLimit: configuration.maxInFlight),
             retryPolicy: RetryPolicy(backoff: configuration.retryBackoff, maxAge: configuration.beaconMaxAge.milliseconds))
         let pump = DeliveryPump(sender: BeaconSender(client: client, quiet: configuration.quiet))
-        self.pump = pump
         self.announce = announce
         self.notifications = notifications
         self.logger = logger
         let logs = DaemonLogs(logger, debugTracking: configuration.debugTracking)
         self.logs = logs
         self.refusedLines = RefusedLineLog(logger: logs.input, time: time)
-        self.journal = JournalWriter(opener: journal, now: { time.now() }, logger: logs.journal, failed: { pump.timer.signal() })
+        let writer = JournalWriter(opener: journal, now: { time.now() }, logger: logs.journal, failed: { pump.timer.signal() })
+        self.journal = writer
+        delivery = DeliveryRunner(pump: pump, journal: writer, clock: clock, time: time)
         self.logLinesDropped = logLinesDropped
         (drained, drainedInput) = AsyncStream.makeStream()
         (stopRequests, stopInput) = AsyncStream.makeStream()
@@ -120,7 +116,7 @@ package actor BeaconDaemon: Service {
         await openJournal()
         await withDiscardingTaskGroup { group in
             group.addTask { await SessionRunner(daemon: self, client: self.metadataClient, time: self.time, journal: self.journal).run() }
-            group.addTask { await DeliveryRunner(daemon: self, pump: self.pump, written: self.written, clock: self.clock, time: self.time).run() }
+            group.addTask { await self.delivery.run(for: self) }
             group.addTask {
                 try? await gracefulShutdown()
                 self.stop()
@@ -131,9 +127,9 @@ package actor BeaconDaemon: Service {
             group.cancelAll()
         }
         // Requests cancelled by the drain timeout stay due, as possible re-sends.
-        record(pump.results.takeAll())
+        record(delivery.pump.results.takeAll())
         await journal.flush()
-        reportWritten(written.takeAll())
+        reportWritten(delivery.written.takeAll())
         notifications.finish()
     }
 
@@ -152,7 +148,7 @@ package actor BeaconDaemon: Service {
     }
 
     private func waitForDeliveries() async {
-        guard await !DeliveryRunner.ends(drained, within: configuration.drainTimeout, clock: clock) else { return }
+        guard await !delivery.ends(drained, within: configuration.drainTimeout) else { return }
         deliveries.drainTimedOut()
         DeliveryRunner.reportDrainTimedOut(inFlight: deliveries.queue.inFlightCount, logger: logs.drain, notify: notify)
     }
@@ -161,13 +157,13 @@ package actor BeaconDaemon: Service {
     /// restarted (sessions, deliveries and the journal go on); the wait under way keeps its length.
     package func apply(_ runtime: RuntimeSettings) {
         configuration.take(runtime)
-        pump.setQuiet(runtime.quiet)
+        delivery.pump.setQuiet(runtime.quiet)
         deliveries.setMaxAge(runtime.beaconMaxAge.milliseconds)
         session?.metadata.schedule.interval = runtime.metadataInterval.milliseconds
         session?.tracking.retention = runtime.retention.milliseconds
         logs = DaemonLogs(logger, debugTracking: runtime.debugTracking)
         // A shorter max age may give up a delivery waiting for its retry: the timer looks again.
-        pump.timer.signal()
+        delivery.pump.timer.signal()
     }
 
     // MARK: Sessions
@@ -381,21 +377,14 @@ package actor BeaconDaemon: Service {
             context: { session.macroContext(of: $0, occurredAt: occurredAt) },
             now: now(), wallNow: occurredAt, using: &random)
         carryOut(effects)
-        pump.timer.signal()
+        delivery.pump.timer.signal()
     }
 
-    /// Carries out what the coordinator decided. Counted now, with the deliveries; written to the
-    /// journal, whose acknowledgement starts the requests (on the journal's thread, without the
-    /// actor) and hands the effects back to ``reportWritten(_:)``: nothing says done or failed
-    /// before the journal does, and nothing waits for the disk.
+    /// Carries out what the coordinator decided: counted now, with the deliveries, then written
+    /// and started by ``DeliveryRunner/carryOut(_:)``, and reported by ``reportWritten(_:)``.
     private func carryOut(_ effects: DeliveryEffects) {
         counters.add(effects.counters)
-        let pump = pump
-        let written = written
-        journal.submit(effects.persist) { _ in
-            pump.start(effects.start)
-            written.add(effects)
-        }
+        delivery.carryOut(effects)
     }
 
     /// What the coordinator decided, once the journal wrote it: the reporting states of finished
@@ -425,7 +414,7 @@ package actor BeaconDaemon: Service {
         let effects = deliveries.record(batch, now: now(), wallNow: time.wallNow(), using: &random)
         carryOut(effects)
         // Only a delivery due again can bring the timer's next wake nearer.
-        if effects.ended.contains(where: { $0.delivery.state == .due }) { pump.timer.signal() }
+        if effects.ended.contains(where: { $0.delivery.state == .due }) { delivery.pump.timer.signal() }
     }
 
     /// Reports what the journal acknowledged, in the order it was decided.
@@ -437,7 +426,7 @@ package actor BeaconDaemon: Service {
     /// Ends the delivery loop once draining leaves no request in flight.
     private func finishDrainIfIdle() {
         guard draining, deliveries.isDrained else { return }
-        pump.finish()
+        delivery.pump.finish()
         drainedInput.finish()
     }
 

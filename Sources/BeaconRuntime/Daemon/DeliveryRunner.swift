@@ -1,31 +1,43 @@
 import BeaconDomain
 import Logging
 
-/// Runs the delivery loops beside the daemon: the requests (the pump), the retry timer, the
-/// requests' results and the journal's acknowledgements. The daemon owns the coordinator and
-/// decides: the runner waits, then asks it at each step, so a firing's deliveries are written
-/// before their requests start and reported only after their write.
+/// Carries out the delivery coordinator's effects and runs the delivery loops beside the daemon:
+/// the requests (the pump), the retry timer, the requests' results and the journal's
+/// acknowledgements. The daemon owns the coordinator and decides: the runner waits, then asks it
+/// at each step, so a firing's deliveries are written before their requests start and reported
+/// only after their write.
 struct DeliveryRunner: Sendable {
-    let daemon: BeaconDaemon
+    /// Requests, their results and the retry timer.
     let pump: DeliveryPump
+    let journal: JournalWriter
     /// Effects whose write the journal acknowledged, to report.
-    let written: Handover<DeliveryEffects>
-    /// What the timer sleeps on: the clock of `time`'s instants.
+    let written = Handover<DeliveryEffects>()
+    /// What the timer and the drain timeout sleep on: `ContinuousClock`, the clock of `time`'s instants.
     let clock: any Clock<Duration>
     let time: TimeSource
 
+    /// Writes what the coordinator decided to the journal, whose acknowledgement starts the
+    /// requests (on the journal's thread, without the actor) and hands the effects over to be
+    /// reported: nothing says done or failed before the journal does, and nothing waits for the disk.
+    func carryOut(_ effects: DeliveryEffects) {
+        journal.submit(effects.persist) { [pump, written] _ in
+            pump.start(effects.start)
+            written.add(effects)
+        }
+    }
+
     /// Until cancelled; the pump ends once the daemon finishes it.
-    func run() async {
+    func run(for daemon: BeaconDaemon) async {
         await withDiscardingTaskGroup { group in
             group.addTask { await pump.run() }
-            group.addTask { await keepTime() }
-            group.addTask { await recordResults() }
-            group.addTask { await reportWritten() }
+            group.addTask { await keepTime(for: daemon) }
+            group.addTask { await recordResults(for: daemon) }
+            group.addTask { await reportWritten(for: daemon) }
         }
     }
 
     /// Sleeps until the next retry or journal reopen is due, or until woken by new work, then starts what is due.
-    private func keepTime() async {
+    private func keepTime(for daemon: BeaconDaemon) async {
         while !Task.isCancelled {
             let next = await daemon.nextWake()
             await pump.timer.wait(for: next.map { .milliseconds(max($0 - time.now(), 0)) }, clock: clock)
@@ -34,26 +46,26 @@ struct DeliveryRunner: Sendable {
         }
     }
 
-    private func recordResults() async {
+    private func recordResults(for daemon: BeaconDaemon) async {
         while !Task.isCancelled {
             await daemon.record(await pump.results.next())
         }
     }
 
-    private func reportWritten() async {
+    private func reportWritten(for daemon: BeaconDaemon) async {
         while !Task.isCancelled {
             await daemon.reportWritten(await written.next())
         }
     }
 
-    /// Whether `drained` ends within `timeout` on `clock`: false when the timeout came first.
-    static func ends(_ drained: AsyncStream<Void>, within timeout: Duration, clock: any Clock<Duration>) async -> Bool {
+    /// Whether `drained` ends within `timeout`: false when the timeout came first.
+    func ends(_ drained: AsyncStream<Void>, within timeout: Duration) async -> Bool {
         await withTaskGroup(of: Bool.self) { race in
             race.addTask {
                 for await _ in drained {}
                 return true
             }
-            race.addTask {
+            race.addTask { [clock] in
                 try? await clock.sleep(for: timeout)
                 return false
             }
