@@ -49,8 +49,6 @@ package actor BeaconDaemon: Service {
     private let journal: JournalWriter
     /// The delivery loops and the carrying-out of the coordinator's effects.
     private let delivery: DeliveryRunner
-    private let drained: AsyncStream<Void>
-    private let drainedInput: AsyncStream<Void>.Continuation
     private let stopRequests: AsyncStream<Void>
     private let stopInput: AsyncStream<Void>.Continuation
 
@@ -98,7 +96,6 @@ package actor BeaconDaemon: Service {
         self.journal = writer
         delivery = DeliveryRunner(pump: pump, journal: writer, clock: clock, time: time)
         self.logLinesDropped = logLinesDropped
-        (drained, drainedInput) = AsyncStream.makeStream()
         (stopRequests, stopInput) = AsyncStream.makeStream()
         supervisor = SessionSupervisor(mediaURL: configuration.mediaURL)
     }
@@ -148,7 +145,7 @@ package actor BeaconDaemon: Service {
     }
 
     private func waitForDeliveries() async {
-        guard await !delivery.ends(drained, within: configuration.drainTimeout) else { return }
+        guard await !delivery.drains(within: configuration.drainTimeout) else { return }
         deliveries.drainTimedOut()
         DeliveryRunner.reportDrainTimedOut(inFlight: deliveries.queue.inFlightCount, logger: logs.drain, notify: notify)
     }
@@ -426,8 +423,7 @@ package actor BeaconDaemon: Service {
     /// Ends the delivery loop once draining leaves no request in flight.
     private func finishDrainIfIdle() {
         guard draining, deliveries.isDrained else { return }
-        delivery.pump.finish()
-        drainedInput.finish()
+        delivery.finish()
     }
 
     // MARK: Journal

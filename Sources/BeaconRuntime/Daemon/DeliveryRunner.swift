@@ -15,6 +15,16 @@ struct DeliveryRunner: Sendable {
     /// What the timer and the drain timeout sleep on: `ContinuousClock`, the clock of `time`'s instants.
     let clock: any Clock<Duration>
     let time: TimeSource
+    private let drained: AsyncStream<Void>
+    private let drainedInput: AsyncStream<Void>.Continuation
+
+    init(pump: DeliveryPump, journal: JournalWriter, clock: any Clock<Duration>, time: TimeSource) {
+        self.pump = pump
+        self.journal = journal
+        self.clock = clock
+        self.time = time
+        (drained, drainedInput) = AsyncStream.makeStream()
+    }
 
     /// Writes what the coordinator decided to the journal, whose acknowledgement starts the
     /// requests (on the journal's thread, without the actor) and hands the effects over to be
@@ -58,10 +68,17 @@ struct DeliveryRunner: Sendable {
         }
     }
 
-    /// Whether `drained` ends within `timeout`: false when the timeout came first.
-    func ends(_ drained: AsyncStream<Void>, within timeout: Duration) async -> Bool {
+    /// The drain left no request in flight: no request starts any more, and the pump ends once
+    /// those under way have.
+    func finish() {
+        pump.finish()
+        drainedInput.finish()
+    }
+
+    /// Whether ``finish()`` comes within `timeout`: false when the timeout came first.
+    func drains(within timeout: Duration) async -> Bool {
         await withTaskGroup(of: Bool.self) { race in
-            race.addTask {
+            race.addTask { [drained] in
                 for await _ in drained {}
                 return true
             }
