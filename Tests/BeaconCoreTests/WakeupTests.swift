@@ -62,32 +62,49 @@ import Testing
         #expect(await finishes(within: Self.returns) { await waiter.value })
     }
 
-    @Test func aTimedWaitReturnsAfterItsDurationWithoutASignal() async {
+    @Test func aTimedWaitReturnsWhenTheTimeReachesItsInstantWithoutASignal() async throws {
         let wakeup = Wakeup()
-        let clock = ContinuousClock()
-        let start = clock.now
-        #expect(await finishes(within: Self.returns) { await wakeup.wait(for: .milliseconds(50), clock: clock) })
-        #expect(clock.now - start >= .milliseconds(50))
+        let time = ManualTime()
+        let until = time.now + 50
+        let returned = Recorder<Bool>()
+        let waiter = Task {
+            await wakeup.wait(until: until, on: time.source)
+            returned.append(true)
+        }
+        defer { waiter.cancel() }
+        try await eventually("the wait's sleep") { time.sleepers == [until] }
+        time.advance(to: until - 1)
+        try await Task.sleep(for: Self.stays)
+        #expect(returned.count == 0)
+        time.advance(to: until)
+        try await eventually("the wait's return") { returned.count == 1 }
         // Timing out leaves no signal behind.
         #expect(await !finishes(within: Self.stays) { await wakeup.wait() })
+    }
+
+    @Test func aTimedWaitOnTheSystemsTimeReturnsAfterItsInstant() async {
+        let wakeup = Wakeup()
+        let start = TimeSource.system.now()
+        #expect(await finishes(within: Self.returns) { await wakeup.wait(until: start + 50, on: .system) })
+        #expect(TimeSource.system.now() - start >= 50)
     }
 
     @Test func aTimedWaitReturnsEarlyOnASignal() async {
         let wakeup = Wakeup()
         wakeup.signal()
-        #expect(await finishes(within: Self.returns) { await wakeup.wait(for: .seconds(3600), clock: ContinuousClock()) })
+        #expect(await finishes(within: Self.returns) { await wakeup.wait(until: TimeSource.system.now() + 3_600_000, on: .system) })
     }
 
-    @Test func aTimedWaitWithoutADurationWaitsForTheSignal() async {
+    @Test func aTimedWaitWithoutAnInstantWaitsForTheSignal() async {
         let wakeup = Wakeup()
-        #expect(await !finishes(within: Self.stays) { await wakeup.wait(for: nil, clock: ContinuousClock()) })
+        #expect(await !finishes(within: Self.stays) { await wakeup.wait(until: nil, on: .system) })
         wakeup.signal()
-        #expect(await finishes(within: Self.returns) { await wakeup.wait(for: nil, clock: ContinuousClock()) })
+        #expect(await finishes(within: Self.returns) { await wakeup.wait(until: nil, on: .system) })
     }
 
     @Test func aTimedWaitReturnsOnCancellation() async {
         let wakeup = Wakeup()
-        let waiter = Task { await wakeup.wait(for: .seconds(3600), clock: ContinuousClock()) }
+        let waiter = Task { await wakeup.wait(until: TimeSource.system.now() + 3_600_000, on: .system) }
         try? await Task.sleep(for: .milliseconds(20))
         waiter.cancel()
         #expect(await finishes(within: Self.returns) { await waiter.value })

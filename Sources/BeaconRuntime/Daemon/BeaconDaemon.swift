@@ -49,6 +49,10 @@ package actor BeaconDaemon: Service {
     private let journal: JournalWriter
     /// The delivery loops and the carrying-out of the coordinator's effects.
     private let delivery: DeliveryRunner
+    /// Until the journal's first opening has been tried, status waits: it would say a journal it
+    /// has not tried yet is fine.
+    private var journalTried = false
+    private var journalTriedWaiters: [CheckedContinuation<Void, Never>] = []
     private let stopRequests: AsyncStream<Void>
     private let stopInput: AsyncStream<Void>.Continuation
 
@@ -59,8 +63,8 @@ package actor BeaconDaemon: Service {
     ///     delay a metadata refresh. Without it, `client` sends them too.
     ///   - journal: opens the durable journal of deliveries and sessions; without it the daemon
     ///     keeps everything in memory.
-    ///   - time: the monotonic instant every schedule is counted on and session init and metadata
-    ///     waits sleep on, and the wall clock for what is shown.
+    ///   - time: the monotonic instant every schedule is counted on and every wait sleeps on
+    ///     (session init, metadata, retries, the drain timeout), and the wall clock for what is shown.
     ///   - random: every random draw (backoff jitter, macros).
     ///   - announce: receives the session's JSON line when a session is ready (stdout in `run`).
     ///   - notifications: tells its subscribers what the daemon did, as it happens.
@@ -70,7 +74,6 @@ package actor BeaconDaemon: Service {
         client: any HTTPClient,
         metadataClient: (any HTTPClient)? = nil,
         journal: (@Sendable () throws(JournalError) -> any BeaconJournal)? = nil,
-        clock: any Clock<Duration> = ContinuousClock(),
         time: TimeSource = .system,
         random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
         logger: Logger,
@@ -94,7 +97,7 @@ package actor BeaconDaemon: Service {
         self.refusedLines = RefusedLineLog(logger: logs.input, time: time)
         let writer = JournalWriter(opener: journal, now: { time.now() }, logger: logs.journal, failed: { pump.timer.signal() })
         self.journal = writer
-        delivery = DeliveryRunner(pump: pump, journal: writer, clock: clock, time: time)
+        delivery = DeliveryRunner(pump: pump, journal: writer, time: time)
         self.logLinesDropped = logLinesDropped
         (stopRequests, stopInput) = AsyncStream.makeStream()
         supervisor = SessionSupervisor(mediaURL: configuration.mediaURL)
@@ -430,6 +433,11 @@ package actor BeaconDaemon: Service {
 
     /// Opens the journal and resumes the deliveries it left unfinished.
     private func openJournal() async {
+        defer {
+            journalTried = true
+            for waiter in journalTriedWaiters { waiter.resume() }
+            journalTriedWaiters = []
+        }
         guard let restored = await journal.openForRestore() else { return }
         if !restored.isEmpty {
             logs.journal.notice("resuming \(restored.count) beacon deliveries from the journal")
@@ -462,6 +470,14 @@ package actor BeaconDaemon: Service {
     }
 
     // MARK: Status
+
+    /// What the daemon knows and did, for `status`, once the journal was tried (at once without one).
+    package func snapshotOnceStarted() async -> DaemonSnapshot {
+        if !journalTried, journal.status.isConfigured {
+            await withCheckedContinuation { journalTriedWaiters.append($0) }
+        }
+        return snapshot()
+    }
 
     /// What the daemon knows and did, for `status`: ``StatusReport/init(_:)`` reads it.
     package func snapshot() -> DaemonSnapshot {

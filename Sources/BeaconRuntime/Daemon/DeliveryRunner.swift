@@ -12,16 +12,13 @@ struct DeliveryRunner: Sendable {
     let journal: JournalWriter
     /// Effects whose write the journal acknowledged, to report.
     let written = Handover<DeliveryEffects>()
-    /// What the timer and the drain timeout sleep on: `ContinuousClock`, the clock of `time`'s instants.
-    let clock: any Clock<Duration>
     let time: TimeSource
     private let drained: AsyncStream<Void>
     private let drainedInput: AsyncStream<Void>.Continuation
 
-    init(pump: DeliveryPump, journal: JournalWriter, clock: any Clock<Duration>, time: TimeSource) {
+    init(pump: DeliveryPump, journal: JournalWriter, time: TimeSource) {
         self.pump = pump
         self.journal = journal
-        self.clock = clock
         self.time = time
         (drained, drainedInput) = AsyncStream.makeStream()
     }
@@ -50,7 +47,7 @@ struct DeliveryRunner: Sendable {
     private func keepTime(for daemon: BeaconDaemon) async {
         while !Task.isCancelled {
             let next = await daemon.nextWake()
-            await pump.timer.wait(for: next.map { .milliseconds(max($0 - time.now(), 0)) }, clock: clock)
+            await pump.timer.wait(until: next, on: time)
             guard !Task.isCancelled else { return }
             await daemon.timePassed()
         }
@@ -82,8 +79,8 @@ struct DeliveryRunner: Sendable {
                 for await _ in drained {}
                 return true
             }
-            race.addTask { [clock] in
-                try? await clock.sleep(for: timeout)
+            race.addTask { [time] in
+                try? await time.sleep(until: time.now() + timeout.milliseconds)
                 return false
             }
             let first = await race.next() ?? true

@@ -54,12 +54,12 @@ package final class Wakeup: Sendable {
         }
     }
 
-    /// Returns after a signal, after `duration`, or on cancellation, whichever comes first.
-    package func wait(for duration: Duration?, clock: any Clock<Duration>) async {
-        guard let duration else { return await wait() }
+    /// Returns after a signal, once `time` reaches `instant`, or on cancellation, whichever comes first.
+    package func wait(until instant: Milliseconds?, on time: TimeSource) async {
+        guard let instant else { return await wait() }
         await withTaskGroup(of: Void.self) { race in
             race.addTask { await self.wait() }
-            race.addTask { try? await clock.sleep(for: duration) }
+            race.addTask { try? await time.sleep(until: instant) }
             await race.next()
             race.cancelAll()
         }
