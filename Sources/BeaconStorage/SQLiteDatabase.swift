@@ -7,7 +7,9 @@ internal import CSQLite
 /// leaves them. Not thread-safe (opened without SQLite's mutexes): one owner uses it.
 final class SQLiteDatabase {
     private let connection: OpaquePointer
-    private var statements: [String: SQLiteStatement] = [:]
+    /// Found by comparing the text: callers pass the same constants, and two copies of one string
+    /// compare by their storage alone, where hashing a delivery's upsert text cost more than its binding.
+    private var statements: [(sql: String, statement: SQLiteStatement)] = []
 
     /// Opens the database file at `path` for reading and writing; `create` makes it when missing.
     init(path: String, create: Bool) throws(SQLiteError) {
@@ -62,10 +64,11 @@ final class SQLiteDatabase {
     /// `BEGIN IMMEDIATE` takes the write lock up front, so a busy database fails here rather
     /// than halfway through.
     func transaction<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
-        try execute("BEGIN IMMEDIATE")
+        // Prepared once like every statement: a group commit runs these two for a handful of rows.
+        try withStatement("BEGIN IMMEDIATE") { statement throws(SQLiteError) in try statement.run() }
         do {
             let result = try body()
-            try execute("COMMIT")
+            try withStatement("COMMIT") { statement throws(SQLiteError) in try statement.run() }
             return result
         } catch {
             // Some errors (disk full, I/O) already rolled it back.
@@ -75,13 +78,13 @@ final class SQLiteDatabase {
     }
 
     private func prepared(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-        if let statement = statements[sql] { return statement }
+        if let cached = statements.first(where: { $0.sql == sql }) { return cached.statement }
         var handle: OpaquePointer?
         let result = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
         guard result == SQLITE_OK else { throw lastError() }
         guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in: \(sql)") }
         let statement = SQLiteStatement(handle: handle, connection: connection)
-        statements[sql] = statement
+        statements.append((sql, statement))
         return statement
     }
 

@@ -58,6 +58,9 @@ public struct DeliveryCoordinator: Sendable {
     ) -> DeliveryEffects {
         var effects = DeliveryEffects()
         var added: [BeaconDelivery] = []
+        let count = firings.reduce(0) { $0 + $1.signalingURLs.count }
+        queue.reserveCapacity(forAdding: count)
+        added.reserveCapacity(count)
         for firing in firings {
             guard !firing.signalingURLs.isEmpty else {
                 effects.finished.append(.init(sessionKey: sessionKey, firing: firing, results: [], state: .done))

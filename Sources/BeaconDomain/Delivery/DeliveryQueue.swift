@@ -71,6 +71,14 @@ public struct DeliveryQueue: Sendable {
         return true
     }
 
+    /// Makes room for `count` more deliveries at once: a burst of them is then added without
+    /// rehashing every key known so far each time the tables grow (which grow geometrically from
+    /// there, so reserving one at a time costs nothing).
+    public mutating func reserveCapacity(forAdding count: Int) {
+        deliveries.reserveCapacity(deliveries.count + count)
+        firings.reserveCapacity(firings.count + count)
+    }
+
     /// Starts the due deliveries that may start at `now`: marks them in flight, counts the attempt
     /// and returns them, oldest first.
     public mutating func start(now: Milliseconds) -> [BeaconDelivery] {

@@ -162,6 +162,7 @@ final class JournalWriter: Sendable {
                         if let snapshot, let held = commit.snapshot, held.endpoints.journalKey != snapshot.endpoints.journalKey {
                             write(&commit, on: &access)
                         }
+                        commit.deliveries.reserveCapacity(commit.deliveries.count + deliveries.count)
                         for delivery in deliveries { commit.deliveries[delivery.key] = delivery }
                         if let snapshot { commit.snapshot = snapshot }
                         commit.acknowledgements.append(acknowledged)
