@@ -93,6 +93,42 @@ import Testing
         }
     }
 
+    @Test func aCommittedTransactionIsOnDiskForAnotherConnection() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/test.sqlite"
+            let writer = try SQLiteDatabase(path: path, create: true)
+            try writer.execute("CREATE TABLE t (i INTEGER)")
+            let reader = try SQLiteDatabase(path: path, create: false)
+            func count() throws(SQLiteError) -> Int64 {
+                try reader.withStatement("SELECT count(*) FROM t") { statement throws(SQLiteError) in
+                    _ = try statement.step()
+                    return statement.int64(at: 0)
+                }
+            }
+            // Twice: BEGIN and COMMIT are cached statements, run again once reset.
+            for expected in [Int64(1), 2] {
+                try writer.transaction { () throws(SQLiteError) in try writer.execute("INSERT INTO t VALUES (1)") }
+                let rows = try count()
+                #expect(rows == expected)
+            }
+        }
+    }
+
+    @Test func aCachedStatementIsFoundByItsWholeText() async throws {
+        try await Self.withDatabase { database in
+            func value(_ sql: String) throws(SQLiteError) -> Int64 {
+                try database.withStatement(sql) { statement throws(SQLiteError) in
+                    _ = try statement.step()
+                    return statement.int64(at: 0)
+                }
+            }
+            // One text a prefix of the other, and one built at run time: equal texts, not equal storage, find the same.
+            let built = ["SELECT", "1"].joined(separator: " ")
+            let values = [try value("SELECT 1"), try value("SELECT 1 + 1"), try value(built), try value("SELECT 1 + 1")]
+            #expect(values == [1, 2, 1, 2])
+        }
+    }
+
     @Test func aFullDatabaseIsDiskFullWithItsReason() async throws {
         try await Self.withDatabase { database in
             // The page limit stands in for a full disk: SQLite reports both as SQLITE_FULL.
