@@ -127,7 +127,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "BeaconCoreTests",
+            name: "UnitTests",
             dependencies: [
                 "BeaconDomain", "BeaconHTTP", "BeaconStorage", "BeaconRuntime", "BeaconTerminal", "BeaconTesting",
                 "BeaconSimulator", "BeaconFuzzing",
