@@ -20,7 +20,7 @@ import Testing
     /// What VAST leaves unencoded in a value.
     static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    /// A ad break of one 8 s ad `<id>-a1` whose playback events signal `sink` with every macro.
+    /// An ad break of one 8 s ad `<id>-a1` whose playback events signal `sink` with every macro.
     func adBreak(_ id: String, on sink: BeaconSink) -> AdBreak {
         let adID = "\(id)-a1"
         let ad = StandardAd.make(id: adID, start: adBreakStart, duration: adDuration, userTypes: []) { [sink.url(ad: adID, $0) + Self.macros] }

@@ -34,7 +34,7 @@ import Testing
         }
     }
 
-    @Test func aAdBreakGoneFromTheMetadataAndBackNeverFiresTwice() async throws {
+    @Test func anAdBreakGoneFromTheMetadataAndBackNeverFiresTwice() async throws {
         try await withPlayback(arguments: ["--metadata-interval", "0.2"], adBreaks: { [Ads.adBreak(id: "p1", start: adBreakStart, on: $0)] }) {
             service, daemon in
             var feed = TickFeed(from: Ads.t0)

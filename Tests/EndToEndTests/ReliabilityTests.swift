@@ -12,7 +12,7 @@ import Testing
     let adBreakStart = Ads.t0 + 2_000
     static let adDuration: Milliseconds = 8_000
 
-    /// A ad break of `count` ads of 8 s from `adBreakStart`, named `<id>-a1`..., every playback event signaling `sink`.
+    /// An ad break of `count` ads of 8 s from `adBreakStart`, named `<id>-a1`..., every playback event signaling `sink`.
     func adBreak(_ id: String, ads count: Int, on sink: BeaconSink) -> AdBreak {
         let ads = (0..<count).map { index in
             let adID = "\(id)-a\(index + 1)"

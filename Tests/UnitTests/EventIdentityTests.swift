@@ -14,7 +14,7 @@ import Testing
 
     func url(_ name: String) -> String { "http://127.0.0.1:4647/\(name)" }
 
-    /// A ad break "p" with ad "a" holding `events`, each a start event at `t0` with these URLs.
+    /// An ad break "p" with ad "a" holding `events`, each a start event at `t0` with these URLs.
     func adBreak(_ events: [[String]], duration: Milliseconds = 0) -> AdBreak {
         let entries = events.map { TrackingEvent(event: .start, startTime: t0, duration: duration, signalingURLs: $0.map(url)) }
         return AdBreak(id: "p", startTime: t0, duration: 30_000, ads: [Ad(id: "a", startTime: t0, duration: 30_000, trackingEvents: entries)])

@@ -34,14 +34,14 @@ enum Fixture {
         return ad
     }
 
-    /// A ad break holding `ads`, lasting as long as they do.
+    /// An ad break holding `ads`, lasting as long as they do.
     static func adBreak(id: String, ads: [Ad]) -> AdBreak {
         let start = ads.map(\.startTime).min() ?? 0
         let end = ads.map { $0.startTime + $0.duration }.max() ?? start
         return AdBreak(id: id, startTime: start, duration: end - start, ads: ads)
     }
 
-    /// A ad break with one standard ad of the same id.
+    /// An ad break with one standard ad of the same id.
     static func adBreak(id: String, start: Milliseconds, duration: Milliseconds = adDuration, userEvents: Bool = true) -> AdBreak {
         adBreak(id: id, ads: [ad(id: id, start: start, duration: duration, userEvents: userEvents)])
     }

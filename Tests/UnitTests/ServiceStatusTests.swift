@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTesting
 
 @Suite struct ServiceStatusTests {
-    /// A ad break of two ads, a1 from t0 and a2 from t0 + 30 s.
+    /// An ad break of two ads, a1 from t0 and a2 from t0 + 30 s.
     static let adBreak = Fixture.adBreak(id: "p", ads: [
         Fixture.ad(id: "a1", start: Fixture.t0), Fixture.ad(id: "a2", start: Fixture.t0 + Fixture.adDuration),
     ])

@@ -325,7 +325,7 @@ import Testing
 
     // MARK: Retention
 
-    @Test func aAdBreakGoneFromTheMetadataIsKeptUntilRetentionAfterItEnds() throws {
+    @Test func anAdBreakGoneFromTheMetadataIsKeptUntilRetentionAfterItEnds() throws {
         let retention: Milliseconds = 60_000
         let later = Fixture.adBreak(id: "later", start: t0 + 3_600_000)
         var session = TrackingSession(retention: retention)
@@ -354,7 +354,7 @@ import Testing
         #expect((player.session.schedule.adBreak(id: "p") != nil) == kept)
     }
 
-    @Test func aAdBreakStillInTheMetadataIsNeverPruned() {
+    @Test func anAdBreakStillInTheMetadataIsNeverPruned() {
         var player = player(retention: 1000)
         let far = t0 + 86_400_000
         player.jump(to: far)

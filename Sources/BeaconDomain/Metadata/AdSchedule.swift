@@ -213,7 +213,7 @@ public struct AdSchedule: Sendable, Equatable {
 
     /// The ads whose action window holds `playhead`, with their ad break.
     public func ads(at playhead: Milliseconds) -> [(adBreak: AdBreak, adIndex: Int)] {
-        // Ad breaks do not overlap in practice, but a ad break's ads may outrun it: look back a little.
+        // Ad breaks do not overlap in practice, but an ad break's ads may outrun it: look back a little.
         let after = adBreaks.partitionPoint { $0.startTime <= playhead }
         var found: [(adBreak: AdBreak, adIndex: Int)] = []
         for adBreak in adBreaks[max(0, after - 2)..<after] {

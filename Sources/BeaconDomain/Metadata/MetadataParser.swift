@@ -97,7 +97,7 @@ package struct MetadataParser {
             signalingURLs: event.held)
     }
 
-    /// A ad break, an ad or a tracking event: a name under `nameField`, a start time, a duration if
+    /// An ad break, an ad or a tracking event: a name under `nameField`, a start time, a duration if
     /// given, and an optional list of what it holds under `heldField`.
     private mutating func entry<Held>(
         named nameField: Field, holding heldField: Field, _ element: (inout Self) throws(Unsure) -> Held

@@ -1,4 +1,4 @@
-/// One ad of a ad break, with its tracking events.
+/// One ad of an ad break, with its tracking events.
 public struct Ad: Sendable, Equatable, Codable {
     public var id: String
     public var startTime: Milliseconds

@@ -1,6 +1,6 @@
 /// Where a tracking event lives in the ad schedule.
 ///
-/// Merging only ever appends ads to a ad break and events to an ad, so the positions stay valid
+/// Merging only ever appends ads to an ad break and events to an ad, so the positions stay valid
 /// for as long as the ad break is retained.
 public struct EventReference: Hashable, Sendable, Codable {
     public var adBreakID: String

@@ -49,7 +49,7 @@ extension JSONBytes {
         }
     }
 
-    /// A ad break or an ad: an id, a start time, a duration, what it holds and `more` members.
+    /// An ad break or an ad: an id, a start time, a duration, what it holds and `more` members.
     private mutating func entry<Items: Sequence>(
         id: String, startTime: Milliseconds, duration: Milliseconds, holding name: StaticString, _ items: Items,
         _ item: (inout JSONBytes, Items.Element) -> Void, more: (inout JSONBytes) -> Void = { _ in }

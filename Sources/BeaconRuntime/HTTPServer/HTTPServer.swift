@@ -118,20 +118,21 @@ package final class HTTPServer: Sendable {
     /// `http://HOST:PORT`, without a trailing slash; an IPv6 host in brackets.
     package var baseURL: String { host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)" }
     /// TCP connections accepted since start.
-    package var connectionsAccepted: Int { counter.accepted.load(ordering: .relaxed) }
+    package var connectionsAccepted: Int { connections.count.load(ordering: .relaxed) }
 
-    private let counter: Counter
+    private let connections: AcceptedConnections
     private let listener: any Channel
     private let acceptTask: Task<Void, Never>
 
-    private final class Counter: Sendable {
-        let accepted = Atomic<Int>(0)
+    private final class AcceptedConnections: Sendable {
+        /// Every connection accepted since start.
+        let count = Atomic<Int>(0)
         /// Connections NIO accepted and not yet handed to a handler. NIO drops the ones still
         /// queued when the listener closes, unclosed, and traps on those: stopping closes them here.
         private let unserved = Mutex<[ObjectIdentifier: Connection]>([:])
 
-        func accepted(_ connection: Connection) {
-            accepted.add(1, ordering: .relaxed)
+        func add(_ connection: Connection) {
+            count.add(1, ordering: .relaxed)
             unserved.withLock { $0[ObjectIdentifier(connection.channel)] = connection }
         }
 
@@ -147,10 +148,10 @@ package final class HTTPServer: Sendable {
         }
     }
 
-    private init(host: String, port: Int, counter: Counter, listener: any Channel, acceptTask: Task<Void, Never>) {
+    private init(host: String, port: Int, connections: AcceptedConnections, listener: any Channel, acceptTask: Task<Void, Never>) {
         self.host = host
         self.port = port
-        self.counter = counter
+        self.connections = connections
         self.listener = listener
         self.acceptTask = acceptTask
     }
@@ -166,7 +167,7 @@ package final class HTTPServer: Sendable {
         host: String = "127.0.0.1", port: Int = 0, maxRequestBodyBytes: Int = defaultMaxRequestBodyBytes,
         handler: @escaping Handler
     ) async throws(HTTPServerError) -> HTTPServer {
-        let counter = Counter()
+        let accepted = AcceptedConnections()
         let server: NIOAsyncChannel<Connection, Never>
         do {
             server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -177,7 +178,7 @@ package final class HTTPServer: Sendable {
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                         let connection = try Connection(wrappingChannelSynchronously: channel)
-                        counter.accepted(connection)
+                        accepted.add(connection)
                         return connection
                     }
                 }
@@ -196,7 +197,7 @@ package final class HTTPServer: Sendable {
                 try await withThrowingDiscardingTaskGroup { group in
                     // Ends when the listener is closed.
                     for try await connection in connections {
-                        counter.serving(connection)
+                        accepted.serving(connection)
                         group.addTask { await serve(connection, maxBodyBytes: maxRequestBodyBytes, handler: handler) }
                     }
                     // Stopping: the connections still open end now.
@@ -205,7 +206,7 @@ package final class HTTPServer: Sendable {
             }
         }
         return HTTPServer(
-            host: host, port: boundPort, counter: counter, listener: listener, acceptTask: acceptTask)
+            host: host, port: boundPort, connections: accepted, listener: listener, acceptTask: acceptTask)
     }
 
     /// Stops accepting, cancels running handlers and closes all connections; returns
@@ -213,7 +214,7 @@ package final class HTTPServer: Sendable {
     package func stop() async {
         try? await listener.close()
         await acceptTask.value
-        for connection in counter.takeUnserved() {
+        for connection in connections.takeUnserved() {
             try? await connection.executeThenClose { _, _ in }
         }
     }

@@ -13,7 +13,7 @@ enum Ads {
 
     static let userTypes = StandardAd.userTypes
 
-    /// A ad break of `count` back-to-back ads named `<id>-a1`, `<id>-a2`..., signaling `service`'s sink.
+    /// An ad break of `count` back-to-back ads named `<id>-a1`, `<id>-a2`..., signaling `service`'s sink.
     static func adBreak(
         id: String, start: Milliseconds, ads count: Int = 1, adDuration: Milliseconds = 12_000,
         userEvents: Bool = true, on service: AdService
