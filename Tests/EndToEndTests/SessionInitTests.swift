@@ -156,7 +156,12 @@ import Testing
             #expect(retrying.state == "initializing")
             #expect(retrying.lastError?.contains("session init: ") == true, "\(retrying.lastError ?? "nil")")
             #expect(retrying.lastError?.contains("Couldn't connect to server") == true, "\(retrying.lastError ?? "nil")")
-            let human = try await runBeaconctl(["status", "--socket", daemon.socketPath])
+            // Between a retry's time and its failure no next try is set: the human view is asked
+            // until it catches a wait (the waits grow with each failure).
+            let human = try await eventuallyValue("status showing the next try") {
+                let human = try await runBeaconctl(["status", "--socket", daemon.socketPath])
+                return human.stdout.contains("next try at ") ? human : nil
+            }
             #expect(human.stdout.contains("attempts failed in a row, next try at "), "\(human.stdout)")
 
             try await withAdService(route: route, port: port) { service in
