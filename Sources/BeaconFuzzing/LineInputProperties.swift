@@ -91,7 +91,7 @@ enum LineInputProperties {
                 "'\(text.prefix(80))' gave '\(url.prefix(80))'")
         case .events(follow: false, let after):
             try PropertyViolation.require(after == nil, "plain 'events' takes no sequence", "'\(text.prefix(80))' gave \(command)")
-        case .player, .user, .unload, .status, .events:
+        case .player, .user, .unload, .status, .events, .information, .reporter:
             break
         }
     }
@@ -112,7 +112,7 @@ enum LineInputProperties {
                 try probe.observe(tick, arrivalTime: clock)
             case .player(let event): try probe.observe(event, arrivalTime: clock)
             case .user(let action): try probe.observe(action)
-            case .load, .unload, .status, .events: break
+            case .load, .unload, .status, .events, .information, .reporter: break
             }
         }
 

@@ -16,6 +16,18 @@ public enum DaemonNotification: Sendable {
     case metadataUnchanged(bytes: Int)
     /// A metadata request failed or brought a rejected document; the previous state is kept.
     case metadataFailed(reason: String)
+    /// A `load` asked for a playback: its URL and what the player gave with it (content, heartbeat).
+    case playbackLoaded(mediaURL: String, options: LoadOptions)
+    /// The session accepted a tick: the playhead, the content position and the ad placement.
+    case playheadObserved(PlayheadObservation)
+    /// The player's state changed (play, pause, seek, buffering, rate, complete).
+    case playerEventObserved(PlayerEvent)
+    /// The viewer acted on the ad (mute, expand, skip...).
+    case userActionObserved(UserAction)
+    /// The player told what it knows: content, chapters, quality, errors, states, consent.
+    case playerInformed(PlayerInformation)
+    /// The playhead entered or left an ad break or ad.
+    case adLifecycle(AdLifecycleEvent)
     /// An input line was refused.
     case lineRejected(reason: String)
     /// A tracking event became due: its signaling URLs are about to be requested.

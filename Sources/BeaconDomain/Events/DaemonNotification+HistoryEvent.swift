@@ -24,6 +24,9 @@ extension DaemonNotification {
             HistoryEvent(.adBreaksDiscovered, ["adBreaks": adBreakIDs.joined(separator: ",")])
         case .metadataUnchanged, .beaconsDue, .beaconRetrying:
             nil
+        // Recorded once their issues give them codes.
+        case .playbackLoaded, .playheadObserved, .playerEventObserved, .userActionObserved, .playerInformed, .adLifecycle:
+            nil
         case .metadataFailed(let reason):
             HistoryEvent(.metadataFailed, ["reason": reason])
         case .lineRejected(let reason):

@@ -3,6 +3,10 @@ public enum InputCommand: Sendable, Equatable {
     case playhead(PlayheadTick)
     case player(PlayerEvent)
     case user(UserAction)
+    /// Content, chapters, quality, errors, player states, consent.
+    case information(PlayerInformation)
+    /// `reporter enable|disable NAME`, `reporter list` (answered on the control socket).
+    case reporter(ReporterCommand)
     /// Start a session for a media URL, ending the current one first.
     case load(mediaURL: String, options: LoadOptions = LoadOptions())
     /// End the session and return to idle.

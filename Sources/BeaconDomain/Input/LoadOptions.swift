@@ -11,10 +11,18 @@ public struct LoadOptions: Sendable, Equatable, Decodable {
     /// Ad parameters passed through to MediaTailor's session init as `adsParams` (player variables
     /// the ad decision server reads). Harmonic's init takes none: they are ignored there.
     public var adsParams: [String: String]?
+    /// What the player knows of the content, for the media-analytics reporter.
+    public var content: ContentInformation?
+    /// The playback's heartbeat parameters, for the heartbeat reporter.
+    public var heartbeat: HeartbeatOptions?
 
-    public init(adsParams: [String: String]? = nil) {
+    public init(adsParams: [String: String]? = nil, content: ContentInformation? = nil, heartbeat: HeartbeatOptions? = nil) {
         self.adsParams = adsParams
+        self.content = content
+        self.heartbeat = heartbeat
     }
+
+    private enum CodingKeys: String, CodingKey { case adsParams }
 
     /// The options in `text`, a JSON object, or why not.
     static func parse(_ text: String) -> Result<LoadOptions, LineError> {

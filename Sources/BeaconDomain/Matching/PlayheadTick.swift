@@ -10,11 +10,14 @@ public struct PlayheadTick: Sendable, Equatable {
     public var rate: Double?
     /// The timeline `playhead` is counted on: which form the player sent.
     public var timeline: Timeline
+    /// The quality keys (`bitrate`, `droppedFrames`, `fps`, `startupTime`) of a JSON tick, kept for the reporters.
+    public var quality: QualityOfService?
 
-    public init(playhead: Milliseconds, observedAt: Milliseconds? = nil, rate: Double? = nil, timeline: Timeline = .programDateTime) {
+    public init(playhead: Milliseconds, observedAt: Milliseconds? = nil, rate: Double? = nil, timeline: Timeline = .programDateTime, quality: QualityOfService? = nil) {
         self.playhead = playhead
         self.observedAt = observedAt
         self.rate = rate
         self.timeline = timeline
+        self.quality = quality
     }
 }

@@ -333,20 +333,25 @@ package actor BeaconDaemon: Service {
             lastTickAt = time.wallNow()
             guard let firings = session?.tracking.observe(tick, arrivalTime: arrivalTime) else { return nil }
             session?.snapshotDirty = true
+            notify(.playheadObserved(PlayheadObservation(tick: tick, contentPosition: session?.tracking.contentPosition)))
             dispatch(firings)
         case .player(let event):
+            notify(.playerEventObserved(event))
             guard let firings = session?.tracking.observe(event, arrivalTime: now()) else { return nil }
             dispatch(firings)
         case .user(let action):
+            notify(.userActionObserved(action))
             guard let firings = session?.tracking.observe(action) else { return nil }
             dispatch(firings)
+        case .information(let information):
+            notify(.playerInformed(information))
         case .load(let mediaURL, let options):
             return await load(mediaURL, options: options)
         case .unload:
             if supervisor.phase.hasSession { logs.session.info("unload") }
             endSession()
-        case .status, .events:
-            // Answered outside the actor, from a snapshot and the event history.
+        case .status, .events, .reporter:
+            // Answered outside the actor, from a snapshot, the event history and the reporters.
             break
         }
         return nil
@@ -355,6 +360,7 @@ package actor BeaconDaemon: Service {
     private func load(_ mediaURL: String, options: LoadOptions) async -> String {
         guard !draining else { return ControlReply.errorLine("shutting down") }
         loadOptions = options
+        notify(.playbackLoaded(mediaURL: mediaURL, options: options))
         requestSession(mediaURL)
         let waitingFor = supervisor.generation
         let result = await withCheckedContinuation { waiters.waitForLoad(generation: waitingFor, $0) }

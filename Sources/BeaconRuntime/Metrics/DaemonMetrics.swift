@@ -97,7 +97,8 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
             }
         case .beaconRetrying:
             beaconRetries.increment()
-        case .sessionStarting, .sessionEnded, .drainStarted, .drainTimedOut:
+        case .sessionStarting, .sessionEnded, .drainStarted, .drainTimedOut, .playbackLoaded, .playheadObserved,
+            .playerEventObserved, .userActionObserved, .playerInformed, .adLifecycle:
             break
         }
     }

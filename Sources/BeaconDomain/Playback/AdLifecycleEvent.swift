@@ -1,0 +1,61 @@
+/// An ad break or ad the playhead entered or left, derived from the ad timeline and the playhead:
+/// what players are told, what the event history records, and what media analytics reports.
+/// Ads are always bookended by their ad break.
+public enum AdLifecycleEvent: Sendable, Equatable {
+    case adBreakStarted(AdBreakSummary)
+    case adStarted(AdSummary)
+    /// The playhead reached the ad's end.
+    case adCompleted(AdSummary)
+    /// The playhead left the ad before its end (a seek out, the end of input).
+    case adSkipped(AdSummary)
+    case adBreakCompleted(AdBreakSummary)
+}
+
+/// An ad break as the ad lifecycle reports it.
+public struct AdBreakSummary: Sendable, Equatable, Codable {
+    public var id: String
+    /// Its position among the session's ad breaks by start time, from 1 (Media Collection's `podIndex`).
+    public var index: Int
+    /// Its start on the session's timeline, in milliseconds.
+    public var startTime: Milliseconds
+    public var duration: Milliseconds
+    /// Where it sits in the content, ads excluded, in seconds (Media Collection's `podSecond`):
+    /// on program date time, the seconds since the playback's first playhead.
+    public var contentOffset: Double
+
+    public init(id: String, index: Int, startTime: Milliseconds, duration: Milliseconds, contentOffset: Double) {
+        self.id = id
+        self.index = index
+        self.startTime = startTime
+        self.duration = duration
+        self.contentOffset = contentOffset
+    }
+}
+
+/// An ad as the ad lifecycle reports it.
+public struct AdSummary: Sendable, Equatable, Codable {
+    public var id: String
+    public var adBreakID: String
+    /// Its position in its ad break, from 1 (Media Collection's `podPosition`).
+    public var position: Int
+    public var startTime: Milliseconds
+    public var duration: Milliseconds
+    /// The ad's title, creative id and ad system, when the metadata has them.
+    public var title: String?
+    public var creativeID: String?
+    public var adSystem: String?
+
+    public init(
+        id: String, adBreakID: String, position: Int, startTime: Milliseconds, duration: Milliseconds,
+        title: String? = nil, creativeID: String? = nil, adSystem: String? = nil
+    ) {
+        self.id = id
+        self.adBreakID = adBreakID
+        self.position = position
+        self.startTime = startTime
+        self.duration = duration
+        self.title = title
+        self.creativeID = creativeID
+        self.adSystem = adSystem
+    }
+}

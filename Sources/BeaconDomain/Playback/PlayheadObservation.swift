@@ -1,0 +1,31 @@
+/// A tick the session accepted, with where it is in the content and the ad timeline: what the
+/// reporters read of the playhead.
+public struct PlayheadObservation: Sendable, Equatable {
+    public var tick: PlayheadTick
+    /// The position in the content alone, stitched ad breaks excluded, in milliseconds; nil before
+    /// the session knows its timeline.
+    public var contentPosition: Milliseconds?
+    /// The ad break and ad the playhead is in, if any.
+    public var placement: AdPlacement?
+
+    public init(tick: PlayheadTick, contentPosition: Milliseconds? = nil, placement: AdPlacement? = nil) {
+        self.tick = tick
+        self.contentPosition = contentPosition
+        self.placement = placement
+    }
+}
+
+/// Where the playhead is inside an ad break, and inside which of its ads.
+public struct AdPlacement: Sendable, Equatable, Codable {
+    public var adBreak: AdBreakSummary
+    public var ad: AdSummary?
+    public var offsetInAdBreak: Milliseconds
+    public var offsetInAd: Milliseconds?
+
+    public init(adBreak: AdBreakSummary, ad: AdSummary? = nil, offsetInAdBreak: Milliseconds, offsetInAd: Milliseconds? = nil) {
+        self.adBreak = adBreak
+        self.ad = ad
+        self.offsetInAdBreak = offsetInAdBreak
+        self.offsetInAd = offsetInAd
+    }
+}
