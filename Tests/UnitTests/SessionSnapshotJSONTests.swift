@@ -88,7 +88,8 @@ struct SessionSnapshotJSONTests {
                         reportingState: states.randomElement(using: &random)!,
                         heldBack: ([nil] + HoldReason.allCases).randomElement(using: &random)!,
                         currentSignalingURLs: Bool.random(using: &random) ? nil : (0..<Int.random(in: 0...2, using: &random)).map { _ in text() })
-                })
+                }, title: Bool.random(using: &random) ? text() : nil, creativeID: Bool.random(using: &random) ? text() : nil,
+                adSystem: Bool.random(using: &random) ? text() : nil)
             })
         }
         return SessionSnapshot(

@@ -7,6 +7,9 @@
 /// an ad withdrawn before it played, an event its ad no longer covers.
 public struct AdSchedule: Sendable, Equatable {
     public private(set) var adBreaks: [AdBreak] = []
+    /// How many ad breaks pruning forgot, all before those kept: ad breaks are numbered from the
+    /// session's first (``AdBreakSummary/index``) although a live window forgets its early ones.
+    public private(set) var forgottenCount = 0
     private var positions: [String: Int] = [:]
 
     public init() {}
@@ -114,6 +117,10 @@ public struct AdSchedule: Sendable, Equatable {
                         attachedTracking: incomingAd.attachedTracking))
                 adIndex = adBreaks[position].ads.count - 1
             }
+            // What a document says of the ad is the latest description; one that says nothing keeps the earlier.
+            if let title = incomingAd.title { adBreaks[position].ads[adIndex].title = title }
+            if let creativeID = incomingAd.creativeID { adBreaks[position].ads[adIndex].creativeID = creativeID }
+            if let adSystem = incomingAd.adSystem { adBreaks[position].ads[adIndex].adSystem = adSystem }
             let withdrawn = adBreaks[position].ads[adIndex].isWithdrawn
             for incomingEvent in incomingAd.trackingEvents {
                 let key = incomingEvent.key
@@ -208,6 +215,7 @@ public struct AdSchedule: Sendable, Equatable {
             return drop
         }
         if !removed.isEmpty { reindex() }
+        forgottenCount += removed.count
         return removed
     }
 
@@ -222,6 +230,11 @@ public struct AdSchedule: Sendable, Equatable {
             }
         }
         return found
+    }
+
+    /// The stretches of the timeline the ad breaks' durations cover: what ``ContentPosition`` leaves out.
+    public var stitchedSpans: [ClosedRange<Milliseconds>] {
+        adBreaks.map { $0.startTime...($0.startTime + max($0.duration, 0)) }
     }
 
     /// The first ad break that starts after `playhead`.

@@ -47,7 +47,8 @@ public struct MediaTailorDocument: Sendable, Equatable {
     }
 
     /// Decodes one page, liberally: unknown fields are ignored, a time may be a number of seconds
-    /// or an ISO 8601 duration, what is attached to an ad is kept when it can be read. A body that
+    /// or an ISO 8601 duration, what is attached to an ad and what describes it (`adTitle`,
+    /// `creativeId`, `adSystem`) are kept when they can be read. A body that
     /// is not JSON, a time that is neither form, a negative time or duration, a duration over a day
     /// or a time that is a date rather than an offset rejects the page whole, naming where.
     public static func decode(_ body: some Collection<UInt8>) throws(MetadataError) -> MediaTailorDocument {
@@ -221,10 +222,13 @@ public struct MediaTailorDocument: Sendable, Equatable {
             var trackingEvents: [Event]?
             var adVerifications: [Lenient<Attached>]?
             var companionAds: [Lenient<Attached>]?
+            var title: String?
+            var creativeID: String?
+            var adSystem: String?
 
             enum CodingKeys: String, CodingKey {
                 case adID = "adId", startTimeInSeconds, startTime, durationInSeconds, duration, adProgramDateTime, trackingEvents, adVerifications, 
-                    companionAds
+                    companionAds, title = "adTitle", creativeID = "creativeId", adSystem
             }
 
             init(from decoder: any Decoder) throws {
@@ -236,6 +240,9 @@ public struct MediaTailorDocument: Sendable, Equatable {
                 // Listed only: a part that cannot be read is left out rather than refusing the page.
                 adVerifications = (try? container.decodeIfPresent([Lenient<Attached>].self, forKey: .adVerifications)) ?? nil
                 companionAds = (try? container.decodeIfPresent([Lenient<Attached>].self, forKey: .companionAds)) ?? nil
+                title = container.descriptiveText(forKey: .title)
+                creativeID = container.descriptiveText(forKey: .creativeID)
+                adSystem = container.descriptiveText(forKey: .adSystem)
             }
 
             func ad(adBreak: String, index: Int, availStart: Milliseconds) throws(MetadataError) -> (Ad, offset: Int64?) {
@@ -261,7 +268,10 @@ public struct MediaTailorDocument: Sendable, Equatable {
                         events.append(TrackingEvent(event: tracking.event, startTime: start, duration: 0, signalingURLs: tracking.signalingURLs))
                     }
                 }
-                return (Ad(id: id, startTime: start, duration: duration, trackingEvents: events, attachedTracking: attached), offset)
+                let ad = Ad(
+                    id: id, startTime: start, duration: duration, trackingEvents: events, attachedTracking: attached, title: title,
+                    creativeID: creativeID, adSystem: adSystem)
+                return (ad, offset)
             }
         }
 

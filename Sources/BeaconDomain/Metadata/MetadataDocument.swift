@@ -47,7 +47,8 @@ public struct MetadataDocument: Sendable, Equatable {
     /// Decodes a metadata body, liberally: unknown fields are ignored, a tracking event without a
     /// duration lasts 0, fractional milliseconds are rounded, integer ids are read as their
     /// decimal text, event types are matched whatever their letter case, and what is attached to an
-    /// ad (companion ads, icons, verifications) is kept when it can be read. Only what cannot be
+    /// ad (companion ads, icons, verifications) and what describes it (`title`, `creativeId`,
+    /// `adSystem`) are kept when they can be read. Only what cannot be
     /// used rejects the body whole: not JSON, no `dataRange`, a wrong type where a value is needed
     /// (a string or `null` where milliseconds belong), a time outside those of its timeline
     /// (``validTimes`` for program date time, ``validMediaTimes`` for media time), a negative
@@ -177,11 +178,17 @@ public struct MetadataDocument: Sendable, Equatable {
             var companionAds: CompanionAdsWire?
             var icons: [IconWire]?
             var adVerifications: [VerificationWire]?
+            var title: String?
+            var creativeId: String?
+            var adSystem: String?
 
             init(_ ad: Ad) {
                 id = MetadataIdentifier(ad.id)
                 startTime = MetadataTime(ad.startTime)
                 duration = MetadataTime(ad.duration)
+                title = ad.title
+                creativeId = ad.creativeID
+                adSystem = ad.adSystem
                 trackingEvents = ad.trackingEvents.map(EventWire.init)
                 let attached = Dictionary(grouping: ad.attachedTracking, by: \.source)
                 companionAds = attached[.companion].map { CompanionAdsWire(companion: [CompanionWire(trackingEvents: $0.map(AttachedEventWire.init))]) }
@@ -207,6 +214,9 @@ public struct MetadataDocument: Sendable, Equatable {
                 icons = (try? container.decodeIfPresent([Lenient<IconWire>].self, forKey: .icons))?.compactMap(\.value)
                 adVerifications = (try? container.decodeIfPresent([Lenient<VerificationWire>].self, forKey: .adVerifications))?
                     .compactMap(\.value)
+                title = container.descriptiveText(forKey: .title)
+                creativeId = container.descriptiveText(forKey: .creativeId)
+                adSystem = container.descriptiveText(forKey: .adSystem)
             }
 
             /// The ad; a verification's `verificationNotExecuted` tracking joins the ad's own tracking events.
@@ -241,7 +251,7 @@ public struct MetadataDocument: Sendable, Equatable {
                 }
                 return Ad(
                     id: id.text, startTime: startTime.milliseconds, duration: duration.milliseconds, trackingEvents: events,
-                    attachedTracking: attached)
+                    attachedTracking: attached, title: title, creativeID: creativeId, adSystem: adSystem)
             }
         }
         struct EventWire: Codable {

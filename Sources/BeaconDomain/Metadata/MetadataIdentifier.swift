@@ -30,3 +30,13 @@ struct MetadataIdentifier: Codable, Equatable {
         try container.encode(text)
     }
 }
+
+extension KeyedDecodingContainer {
+    /// What describes an ad (its title, creative id, ad system) as text: a string, or an integer
+    /// read as its decimal text. Only shown and reported, so any other value, or an empty one, is
+    /// none rather than a reason to refuse the document.
+    func descriptiveText(forKey key: Key) -> String? {
+        guard let text = (try? decodeIfPresent(MetadataIdentifier.self, forKey: key))??.text, !text.isEmpty else { return nil }
+        return text
+    }
+}

@@ -7,10 +7,10 @@
 /// milliseconds belong that is neither a plain integer within `Int64` nor one with at most three
 /// decimals below 2^43 (JSONDecoder reads `1e3` or `0.49999999999` its own way), an id that is
 /// neither a string nor such an integer, a field given twice, a field of the wrong type or
-/// missing, an escaped key (it may spell a known one), a lone surrogate, invalid UTF-8, and
-/// anything attached to an ad (companion ads, icons, verifications). ``MetadataDocument/decode(_:)``
-/// then asks JSONDecoder, which stays the authority on what is accepted and on every reason a
-/// body is rejected.
+/// missing, an escaped key (it may spell a known one), a lone surrogate, invalid UTF-8, anything
+/// attached to an ad (companion ads, icons, verifications) and what describes an ad (title,
+/// creative id, ad system). ``MetadataDocument/decode(_:)`` then asks JSONDecoder, which stays the
+/// authority on what is accepted and on every reason a body is rejected.
 package struct MetadataParser {
     /// The document `body` holds, or nil when JSONDecoder must decide.
     package static func parse(_ body: some Collection<UInt8>) -> MetadataDocument? {
@@ -43,7 +43,8 @@ package struct MetadataParser {
     /// The keys the metadata names; any other is skipped with its value.
     private enum Field {
         case dataRange, adBreaks, start, end, id, startTime, duration, ads, trackingEvents, event, signalingURLs, other
-        /// `companionAds`, `icons`, `adVerifications`: rare, and left to JSONDecoder.
+        /// `companionAds`, `icons`, `adVerifications`, and what describes an ad (`title`,
+        /// `creativeId`, `adSystem`): rare, and left to JSONDecoder.
         case attached
     }
 
@@ -148,9 +149,10 @@ package struct MetadataParser {
         switch name.count {
         case 2: return matches("id") ? .id : .other
         case 3: return matches("end") ? .end : matches("ads") ? .ads : .other
-        case 5: return matches("start") ? .start : matches("event") ? .event : matches("icons") ? .attached : .other
-        case 8: return matches("duration") ? .duration : matches("adBreaks") ? .adBreaks : .other
+        case 5: return matches("start") ? .start : matches("event") ? .event : matches("icons") || matches("title") ? .attached : .other
+        case 8: return matches("duration") ? .duration : matches("adBreaks") ? .adBreaks : matches("adSystem") ? .attached : .other
         case 9: return matches("startTime") ? .startTime : matches("dataRange") ? .dataRange : .other
+        case 10: return matches("creativeId") ? .attached : .other
         case 12: return matches("companionAds") ? .attached : .other
         case 13: return matches("signalingUrls") ? .signalingURLs : .other
         case 14: return matches("trackingEvents") ? .trackingEvents : .other

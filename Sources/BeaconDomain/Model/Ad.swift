@@ -6,19 +6,29 @@ public struct Ad: Sendable, Equatable, Codable {
     public var trackingEvents: [TrackingEvent]
     /// Tracking of its companion ads, icons and verifications: listed, never fired from time.
     public var attachedTracking: [AttachedTracking]
+    /// The ad's title, creative id and ad system, when the metadata has them: what the ad
+    /// lifecycle tells players and media analytics.
+    public var title: String?
+    public var creativeID: String?
+    public var adSystem: String?
 
     public init(
         id: String, startTime: Milliseconds, duration: Milliseconds, trackingEvents: [TrackingEvent],
-        attachedTracking: [AttachedTracking] = []
+        attachedTracking: [AttachedTracking] = [], title: String? = nil, creativeID: String? = nil, adSystem: String? = nil
     ) {
         self.id = id
         self.startTime = startTime
         self.duration = duration
         self.trackingEvents = trackingEvents
         self.attachedTracking = attachedTracking
+        self.title = title
+        self.creativeID = creativeID
+        self.adSystem = adSystem
     }
 
-    private enum CodingKeys: String, CodingKey { case id, startTime, duration, trackingEvents, attachedTracking }
+    private enum CodingKeys: String, CodingKey {
+        case id, startTime, duration, trackingEvents, attachedTracking, title, creativeID = "creativeId", adSystem
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -28,6 +38,9 @@ public struct Ad: Sendable, Equatable, Codable {
         trackingEvents = try container.decode([TrackingEvent].self, forKey: .trackingEvents)
         // Snapshots and status of earlier releases have none.
         attachedTracking = try container.decodeIfPresent([AttachedTracking].self, forKey: .attachedTracking) ?? []
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        creativeID = try container.decodeIfPresent(String.self, forKey: .creativeID)
+        adSystem = try container.decodeIfPresent(String.self, forKey: .adSystem)
     }
 
     /// How long after an ad's end a player action still counts as happening in it.

@@ -44,8 +44,10 @@ extension JSONBytes {
     fileprivate mutating func write(_ ad: Ad) {
         entry(id: ad.id, startTime: ad.startTime, duration: ad.duration, holding: "trackingEvents", ad.trackingEvents) { $0.write($1) } more: {
             json in
-            guard !ad.attachedTracking.isEmpty else { return }
-            json.member("attachedTracking") { $0.array(ad.attachedTracking) { $0.write($1) } }
+            if !ad.attachedTracking.isEmpty { json.member("attachedTracking") { $0.array(ad.attachedTracking) { $0.write($1) } } }
+            if let title = ad.title { json.member("title") { $0.string(title) } }
+            if let creativeID = ad.creativeID { json.member("creativeId") { $0.string(creativeID) } }
+            if let adSystem = ad.adSystem { json.member("adSystem") { $0.string(adSystem) } }
         }
     }
 
