@@ -23,6 +23,7 @@ package enum StatusView {
             lines.append(field("playhead", time.format(playhead)))
             if let content = report.contentPosition { lines.append(field("content", "\(time.format(content)) without ad breaks")) }
             lines.append(field("next ad break", nextBreak(after: playhead, in: report.adBreaks)))
+            if let placement = report.adPlacement { lines.append(field("in ad break", placed(placement))) }
         } else {
             lines.append(field("playhead", "no tick yet"))
         }
@@ -100,6 +101,15 @@ package enum StatusView {
         case .unavailable: "UNAVAILABLE, working from memory: \(journal.error ?? "unknown error") (\(errors) errors)"
         case .off: "off (memory only)"
         }
+    }
+
+    /// Where the playhead is in its ad break and ad: `pod-1 (#2) +12.0s of 30.0s   ad 7 (2 in the break) +2.0s of 15.0s   "Title"`.
+    static func placed(_ placement: AdPlacement) -> String {
+        let adBreak = placement.adBreak
+        var text = "\(adBreak.id) (#\(adBreak.index)) +\(UTCTime.formatSpan(placement.offsetInAdBreak)) of \(UTCTime.formatSpan(adBreak.duration))"
+        guard let ad = placement.ad, let offset = placement.offsetInAd else { return text + "   between ads" }
+        text += "   ad \(ad.id) (\(ad.position) in the break) +\(UTCTime.formatSpan(offset)) of \(UTCTime.formatSpan(ad.duration))"
+        return text + (ad.title.map { "   \"\($0)\"" } ?? "")
     }
 
     static func nextBreak(after playhead: Milliseconds, in adBreaks: [AdBreak]) -> String {

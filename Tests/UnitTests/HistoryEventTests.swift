@@ -55,7 +55,26 @@ import Testing
         (.beaconRetrying(retrying), nil),
         (.drainStarted(inFlight: 3), HistoryEvent(.drainStarted, ["inFlight": "3"])),
         (.drainTimedOut(inFlight: 1), HistoryEvent(.drainTimedOut, ["cancelled": "1"])),
+        (.playbackLoaded(mediaURL: "http://m", options: LoadOptions()), nil),
+        (.playheadObserved(PlayheadObservation(tick: PlayheadTick(playhead: Fixture.t0))), nil),
+        (.playerEventObserved(.pause), nil),
+        (.userActionObserved(.mute), nil),
+        (.playerInformed(.chapterEnd), nil),
+        (.adLifecycle(.adBreakStarted(adBreak)), HistoryEvent(.adBreakStarted, ["adBreak": "p1", "index": "2", "contentOffset": "600.5", "duration": "30000"])),
+        (.adLifecycle(.adStarted(ad)), HistoryEvent(.adStarted, [
+            "adBreak": "p1", "ad": "p1-a2", "position": "2", "duration": "15000", "title": "Polar bear", "creativeId": "00006", "adSystem": "2.0",
+        ])),
+        // What the metadata does not say of an ad is left out.
+        (.adLifecycle(.adStarted(AdSummary(id: "p1-a1", adBreakID: "p1", position: 1, startTime: 0, duration: 15_000))),
+         HistoryEvent(.adStarted, ["adBreak": "p1", "ad": "p1-a1", "position": "1", "duration": "15000"])),
+        (.adLifecycle(.adCompleted(ad)), HistoryEvent(.adCompleted, ["adBreak": "p1", "ad": "p1-a2", "position": "2"])),
+        (.adLifecycle(.adSkipped(ad)), HistoryEvent(.adSkipped, ["adBreak": "p1", "ad": "p1-a2", "position": "2"])),
+        (.adLifecycle(.adBreakCompleted(adBreak)), HistoryEvent(.adBreakCompleted, ["adBreak": "p1", "index": "2", "contentOffset": "600.5"])),
     ]
+
+    static let adBreak = AdBreakSummary(id: "p1", index: 2, startTime: 600_500, duration: 30_000, contentOffset: 600.5)
+    static let ad = AdSummary(
+        id: "p1-a2", adBreakID: "p1", position: 2, startTime: 615_500, duration: 15_000, title: "Polar bear", creativeID: "00006", adSystem: "2.0")
 
     /// The case a notification is, by name, so that every case is known to be covered.
     static func caseName(_ notification: DaemonNotification) -> String {
@@ -74,6 +93,12 @@ import Testing
         case .beaconRetrying: "beaconRetrying"
         case .drainStarted: "drainStarted"
         case .drainTimedOut: "drainTimedOut"
+        case .playbackLoaded: "playbackLoaded"
+        case .playheadObserved: "playheadObserved"
+        case .playerEventObserved: "playerEventObserved"
+        case .userActionObserved: "userActionObserved"
+        case .playerInformed: "playerInformed"
+        case .adLifecycle: "adLifecycle"
         }
     }
 
@@ -81,7 +106,7 @@ import Testing
         for (notification, expected) in Self.cases {
             #expect(notification.historyEvent == expected, "\(Self.caseName(notification))")
         }
-        #expect(Set(Self.cases.map { Self.caseName($0.0) }).count == 14)
+        #expect(Set(Self.cases.map { Self.caseName($0.0) }).count == 20)
     }
 
     @Test func everyKindComesFromSomeNotification() {

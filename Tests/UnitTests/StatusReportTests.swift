@@ -49,7 +49,7 @@ import Testing
             Set(json.keys) == [
                 "apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters",
                 "lastError", "metadataFailures", "nextMetadataAt", "initFailures", "nextInitAt", "deliveries", "journal",
-                "timeline", "contentPosition",
+                "timeline", "contentPosition", "adPlacement",
             ])
         #expect(json["apiLevel"] as? Int == StatusReport.currentAPILevel)
         #expect(json["version"] as? String == "1.2.3")
@@ -97,6 +97,31 @@ import Testing
             occurrence: 0),
         reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 0), attempts: 2, lastStatus: 503, lastError: "HTTP 503",
         dueAt: Fixture.t0, nextAttemptAt: Fixture.t0 + 4000)
+
+    @Test func writesTheAdPlacementInTheDocumentsSpellingWithEveryFieldAlways() throws {
+        var report = fullReport()
+        let adBreak = AdBreakSummary(id: "p", index: 2, startTime: Fixture.t0, duration: 30_000, contentOffset: 600.5)
+        report.adPlacement = AdPlacement(
+            adBreak: adBreak, ad: AdSummary(id: "a", adBreakID: "p", position: 1, startTime: Fixture.t0, duration: 15_000, creativeID: "c-1"),
+            offsetInAdBreak: 1_000, offsetInAd: 1_000)
+        let placement = try #require(try object(report.jsonLine())["adPlacement"] as? [String: Any])
+        #expect(Set(placement.keys) == ["adBreak", "ad", "offsetInAdBreak", "offsetInAd"])
+        let placedBreak = try #require(placement["adBreak"] as? [String: Any])
+        #expect(Set(placedBreak.keys) == ["id", "index", "startTime", "duration", "contentOffset"])
+        #expect(placedBreak["contentOffset"] as? Double == 600.5)
+        let ad = try #require(placement["ad"] as? [String: Any])
+        #expect(Set(ad.keys) == ["id", "adBreakId", "position", "startTime", "duration", "title", "creativeId", "adSystem"])
+        #expect(ad["creativeId"] as? String == "c-1")
+        #expect(ad["title"] is NSNull)
+        #expect(try StatusReport.decode(jsonLine: report.jsonLine()) == report)
+
+        report.adPlacement = AdPlacement(adBreak: adBreak, offsetInAdBreak: 20_000)
+        let between = try #require(try object(report.jsonLine())["adPlacement"] as? [String: Any])
+        #expect(between["ad"] is NSNull && between["offsetInAd"] is NSNull)
+        #expect(try StatusReport.decode(jsonLine: report.jsonLine()) == report)
+        report.adPlacement = nil
+        #expect(try object(report.jsonLine())["adPlacement"] is NSNull)
+    }
 
     @Test func writesAbsentValuesAsNull() throws {
         let report = StatusReport(

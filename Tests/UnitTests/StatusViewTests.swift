@@ -17,6 +17,23 @@ import Testing
             lastError: "metadata: HTTP 500")
     }
 
+    @Test func showsTheAdBreakAndAdThePlayheadIsInOnOneLine() {
+        var report = Self.report(state: "playing")
+        report.playhead = Fixture.t0 + 17_000
+        let adBreak = AdBreakSummary(id: "pod-1", index: 2, startTime: Fixture.t0 + 5_000, duration: 30_000, contentOffset: 60)
+        report.adPlacement = AdPlacement(
+            adBreak: adBreak,
+            ad: AdSummary(id: "7", adBreakID: "pod-1", position: 2, startTime: Fixture.t0 + 15_000, duration: 15_000, title: "Polar bear"),
+            offsetInAdBreak: 12_000, offsetInAd: 2_000)
+        var lines = StatusView.render(report).split(separator: "\n")
+        #expect(lines.contains(#"in ad break   pod-1 (#2) +12.0s of 30.0s   ad 7 (2 in the break) +2.0s of 15.0s   "Polar bear""#))
+        report.adPlacement = AdPlacement(adBreak: adBreak, offsetInAdBreak: 12_000)
+        lines = StatusView.render(report).split(separator: "\n")
+        #expect(lines.contains("in ad break   pod-1 (#2) +12.0s of 30.0s   between ads"))
+        report.adPlacement = nil
+        #expect(!StatusView.render(report).contains("in ad break"))
+    }
+
     @Test func nothingIsBeingRetried() {
         let lines = StatusView.render(Self.report(state: "ready")).split(separator: "\n")
         #expect(lines.contains("metadata      12 fetches   3 errors"))

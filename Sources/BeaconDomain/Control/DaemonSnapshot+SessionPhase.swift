@@ -9,7 +9,8 @@ extension DaemonSnapshot.Phase {
             self = .ready(
                 DaemonSnapshot.Session(
                     endpoints: session.endpoints, tracking: session.tracking,
-                    metadataFailures: session.metadata.schedule.consecutiveFailures, nextMetadataAt: session.metadata.nextRefreshAt))
+                    metadataFailures: session.metadata.schedule.consecutiveFailures, nextMetadataAt: session.metadata.nextRefreshAt,
+                    adPlacement: session.placement))
         }
     }
 }

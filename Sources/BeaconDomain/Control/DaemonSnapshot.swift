@@ -18,12 +18,18 @@ package struct DaemonSnapshot: Sendable {
         package var metadataFailures: Int
         /// A monotonic instant; nil while a request is under way.
         package var nextMetadataAt: Milliseconds?
+        /// The ad break and ad the playhead is in.
+        package var adPlacement: AdPlacement?
 
-        package init(endpoints: SessionEndpoints, tracking: TrackingSession, metadataFailures: Int = 0, nextMetadataAt: Milliseconds? = nil) {
+        package init(
+            endpoints: SessionEndpoints, tracking: TrackingSession, metadataFailures: Int = 0, nextMetadataAt: Milliseconds? = nil,
+            adPlacement: AdPlacement? = nil
+        ) {
             self.endpoints = endpoints
             self.tracking = tracking
             self.metadataFailures = metadataFailures
             self.nextMetadataAt = nextMetadataAt
+            self.adPlacement = adPlacement
         }
     }
 

@@ -24,7 +24,8 @@ extension StatusReport {
             metadataFailures: session?.metadataFailures ?? 0, nextMetadataAt: session?.nextMetadataAt.map { $0 + wallOffset },
             initFailures: snapshot.initFailures, nextInitAt: snapshot.nextInitAt.map { $0 + wallOffset },
             deliveries: Self.deliveries(snapshot.deliveries, ofSession: session?.endpoints.journalKey, wallOffset: wallOffset),
-            journal: snapshot.journal, timeline: tracking?.timeline, contentPosition: tracking?.contentPosition)
+            journal: snapshot.journal, timeline: tracking?.timeline, contentPosition: tracking?.contentPosition,
+            adPlacement: session?.adPlacement)
     }
 
     /// Unfinished deliveries of any session, and the finished ones of the session being played.

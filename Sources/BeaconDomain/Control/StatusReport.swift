@@ -46,13 +46,16 @@ public struct StatusReport: Sendable, Equatable, Codable {
     /// On a media-time session, the playhead without the stitched ad breaks before it (ms): the
     /// position in the content, for bookmarks and resume points. Nil on program date time.
     public var contentPosition: Milliseconds?
+    /// The ad break and ad the playhead is in, with its offsets inside them (ms); nil in the content.
+    public var adPlacement: AdPlacement?
 
     public init(
         apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
         playhead: Milliseconds?, lastTickAt: Milliseconds? = nil, lastMetadataAt: Milliseconds? = nil,
         dataRange: DataRange?, adBreaks: [AdBreak], counters: Counters, lastError: String? = nil,
         metadataFailures: Int = 0, nextMetadataAt: Milliseconds? = nil, initFailures: Int = 0, nextInitAt: Milliseconds? = nil,
-        deliveries: [Delivery] = [], journal: Journal = Journal(state: .off), timeline: Timeline? = nil, contentPosition: Milliseconds? = nil
+        deliveries: [Delivery] = [], journal: Journal = Journal(state: .off), timeline: Timeline? = nil, contentPosition: Milliseconds? = nil,
+        adPlacement: AdPlacement? = nil
     ) {
         self.apiLevel = apiLevel
         self.version = version
@@ -73,6 +76,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         self.journal = journal
         self.timeline = timeline
         self.contentPosition = contentPosition
+        self.adPlacement = adPlacement
     }
 
     /// One signaling URL of one fired tracking event, as far as its delivery went.
@@ -203,7 +207,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case apiLevel, version, state, session, playhead, lastTickAt, lastMetadataAt, dataRange, adBreaks, counters, lastError
         case metadataFailures, nextMetadataAt, initFailures, nextInitAt, deliveries, journal
-        case timeline, contentPosition
+        case timeline, contentPosition, adPlacement
     }
 
     public init(from decoder: any Decoder) throws {
@@ -228,6 +232,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         journal = try container.decodeIfPresent(Journal.self, forKey: .journal) ?? Journal(state: .off)
         timeline = try container.decodeIfPresent(Timeline.self, forKey: .timeline)
         contentPosition = try container.decodeIfPresent(Milliseconds.self, forKey: .contentPosition)
+        adPlacement = try container.decodeIfPresent(AdPlacement.self, forKey: .adPlacement)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -252,6 +257,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         try container.encode(journal, forKey: .journal)
         try container.encode(timeline, forKey: .timeline)
         try container.encode(contentPosition, forKey: .contentPosition)
+        try container.encode(adPlacement, forKey: .adPlacement)
     }
 
     /// The timeline times are shown on: program date time until a document says otherwise.

@@ -25,8 +25,10 @@ extension DaemonNotification {
         case .metadataUnchanged, .beaconsDue, .beaconRetrying:
             nil
         // Recorded once their issues give them codes.
-        case .playbackLoaded, .playheadObserved, .playerEventObserved, .userActionObserved, .playerInformed, .adLifecycle:
+        case .playbackLoaded, .playheadObserved, .playerEventObserved, .userActionObserved, .playerInformed:
             nil
+        case .adLifecycle(let event):
+            event.historyEvent
         case .metadataFailed(let reason):
             HistoryEvent(.metadataFailed, ["reason": reason])
         case .lineRejected(let reason):

@@ -1,7 +1,7 @@
 /// Every kind of entry the event history records, with its stable numeric code.
 ///
 /// A code reads `TAANNN`: `T` the type band (1 error, 2 warning, 3 info), `AA` the area
-/// (01 input, 02 session, 03 metadata, 04 delivery, 05 daemon), `NNN` the kind within them.
+/// (01 input, 02 session, 03 metadata, 04 delivery, 05 daemon, 06 playback), `NNN` the kind within them.
 /// Codes and names are a contract with operators' tooling and the README's table: never reuse
 /// or renumber one; add new kinds with the next free number.
 public enum EventKind: Int, Sendable, CaseIterable {
@@ -17,6 +17,11 @@ public enum EventKind: Int, Sendable, CaseIterable {
     case adBreaksDiscovered = 303002
     case beaconsDelivered = 304001
     case drainStarted = 305001
+    case adBreakStarted = 306101
+    case adStarted = 306102
+    case adCompleted = 306103
+    case adSkipped = 306104
+    case adBreakCompleted = 306105
 
     /// Where in the daemon an event comes from: the second and third digits of its code.
     public enum Area: Int, Sendable, CaseIterable {
@@ -25,6 +30,7 @@ public enum EventKind: Int, Sendable, CaseIterable {
         case metadata = 3
         case delivery = 4
         case daemon = 5
+        case playback = 6
     }
 
     public var code: Int { rawValue }
@@ -37,6 +43,7 @@ public enum EventKind: Int, Sendable, CaseIterable {
         case .sessionFailed, .metadataFailed: .error
         case .lineRejected, .beaconsFailed, .drainTimedOut: .warning
         case .sessionStarting, .sessionReady, .sessionEnded, .metadataApplied, .adBreaksDiscovered, .beaconsDelivered, .drainStarted: .info
+        case .adBreakStarted, .adStarted, .adCompleted, .adSkipped, .adBreakCompleted: .info
         }
     }
 
@@ -47,6 +54,7 @@ public enum EventKind: Int, Sendable, CaseIterable {
         case .metadataFailed, .metadataApplied, .adBreaksDiscovered: .metadata
         case .beaconsFailed, .beaconsDelivered: .delivery
         case .drainTimedOut, .drainStarted: .daemon
+        case .adBreakStarted, .adStarted, .adCompleted, .adSkipped, .adBreakCompleted: .playback
         }
     }
 }

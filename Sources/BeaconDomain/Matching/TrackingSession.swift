@@ -5,6 +5,9 @@ public struct TrackingSession: Sendable {
     public private(set) var dataRange: DataRange?
     public private(set) var judge = PlaybackJudge()
     public private(set) var played = PlayedStretches()
+    /// The stretch the last accepted tick showed played; nil when that tick only set a baseline (a
+    /// first tick, a seek, a tick after an interruption).
+    public private(set) var lastPlayedStretch: ClosedRange<Milliseconds>?
     private var pending = PendingWindows()
     /// What every time of the session is counted on, set by its first metadata document.
     public private(set) var timeline: Timeline?
@@ -59,7 +62,7 @@ public struct TrackingSession: Sendable {
     /// program date time, where a live window forgets its early breaks and no position counts from a start.
     public var contentPosition: Milliseconds? {
         guard timeline == .mediaTime, let playhead = judge.lastPlayhead else { return nil }
-        return ContentPosition.of(playhead, breaks: schedule.adBreaks.map { $0.startTime...($0.startTime + max($0.duration, 0)) })
+        return ContentPosition.of(playhead, breaks: schedule.stitchedSpans)
     }
 
     /// Merges a metadata refresh; returns events whose window was already played (late metadata).
@@ -100,7 +103,9 @@ public struct TrackingSession: Sendable {
     /// Takes a playhead tick; returns the events whose window the newly played stretch covers.
     /// A tick the session refuses (see ``placed(_:)``) changes nothing.
     public mutating func observe(_ tick: PlayheadTick, arrivalTime: Milliseconds) -> [Firing] {
-        guard case .success(let tick) = placed(tick), let stretch = judge.observe(tick, arrivalTime: arrivalTime) else { return [] }
+        guard case .success(let tick) = placed(tick) else { return [] }
+        lastPlayedStretch = judge.observe(tick, arrivalTime: arrivalTime)
+        guard let stretch = lastPlayedStretch else { return [] }
         played.insert(stretch)
         return fire(pending.takeDue(overlapping: stretch))
     }

@@ -58,4 +58,21 @@ public struct AdSummary: Sendable, Equatable, Codable {
         self.creativeID = creativeID
         self.adSystem = adSystem
     }
+
+    // The status document's spelling (`adId`, `podId`); absent values are written as null.
+    private enum CodingKeys: String, CodingKey {
+        case id, adBreakID = "adBreakId", position, startTime, duration, title, creativeID = "creativeId", adSystem
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(adBreakID, forKey: .adBreakID)
+        try container.encode(position, forKey: .position)
+        try container.encode(startTime, forKey: .startTime)
+        try container.encode(duration, forKey: .duration)
+        try container.encode(title, forKey: .title)
+        try container.encode(creativeID, forKey: .creativeID)
+        try container.encode(adSystem, forKey: .adSystem)
+    }
 }

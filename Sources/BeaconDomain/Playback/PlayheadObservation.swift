@@ -28,4 +28,15 @@ public struct AdPlacement: Sendable, Equatable, Codable {
         self.offsetInAdBreak = offsetInAdBreak
         self.offsetInAd = offsetInAd
     }
+
+    private enum CodingKeys: String, CodingKey { case adBreak, ad, offsetInAdBreak, offsetInAd }
+
+    public func encode(to encoder: any Encoder) throws {
+        // As the status document it is part of: absent values are written as null.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(adBreak, forKey: .adBreak)
+        try container.encode(ad, forKey: .ad)
+        try container.encode(offsetInAdBreak, forKey: .offsetInAdBreak)
+        try container.encode(offsetInAd, forKey: .offsetInAd)
+    }
 }

@@ -183,8 +183,14 @@ package actor BeaconDaemon: Service {
     /// Ends the current session (or init) and wakes its supervisor; in-flight beacons go on. A
     /// drain ends it for good.
     private func endSession(draining: Bool = false) {
+        endAdLifecycle()
         saveSnapshot()
         perform(draining ? supervisor.drain() : supervisor.unload())
+    }
+
+    /// The playback ends: the open ad and ad break are left, told before the session's end.
+    private func endAdLifecycle() {
+        for event in session?.adLifecycle.end() ?? [] { notify(.adLifecycle(event)) }
     }
 
     /// Carries out what a session transition decided, in its order.
@@ -331,10 +337,11 @@ package actor BeaconDaemon: Service {
             counters.ticks += 1
             let arrivalTime = now()
             lastTickAt = time.wallNow()
-            guard let firings = session?.tracking.observe(tick, arrivalTime: arrivalTime) else { return nil }
+            guard let observed = session?.observe(tick, arrivalTime: arrivalTime) else { return nil }
             session?.snapshotDirty = true
-            notify(.playheadObserved(PlayheadObservation(tick: tick, contentPosition: session?.tracking.contentPosition)))
-            dispatch(firings)
+            for event in observed.adLifecycle { notify(.adLifecycle(event)) }
+            notify(.playheadObserved(PlayheadObservation(tick: tick, contentPosition: session?.tracking.contentPosition, placement: session?.placement)))
+            dispatch(observed.firings)
         case .player(let event):
             notify(.playerEventObserved(event))
             guard let firings = session?.tracking.observe(event, arrivalTime: now()) else { return nil }
@@ -360,6 +367,7 @@ package actor BeaconDaemon: Service {
     private func load(_ mediaURL: String, options: LoadOptions) async -> String {
         guard !draining else { return ControlReply.errorLine("shutting down") }
         loadOptions = options
+        endAdLifecycle()
         notify(.playbackLoaded(mediaURL: mediaURL, options: options))
         requestSession(mediaURL)
         let waitingFor = supervisor.generation
