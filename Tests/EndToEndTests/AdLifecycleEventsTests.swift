@@ -19,16 +19,16 @@ import Testing
             try await eventually("the follower connected") { !follower.stdout.lines.isEmpty }
 
             var feed = TickFeed(from: Ads.t0)
-            feed.play(to: p2 + 3_000)
+            feed.play(to: p2 + 2_000)
             daemon.send(feed.takeLines())
-            let mid = try await daemon.waitForStatus("the playhead 3 s into p2's first ad") { $0.playhead == p2 + 3_000 }
+            let mid = try await daemon.waitForStatus("the playhead 2 s into p2's first ad") { $0.playhead == p2 + 2_000 }
             let placement = try #require(mid.adPlacement)
             #expect(placement.adBreak == AdBreakSummary(id: "p2", index: 2, startTime: p2, duration: 24_000, contentOffset: 36))
             #expect(placement.ad == AdSummary(id: "p2-a1", adBreakID: "p2", position: 1, startTime: p2, duration: 12_000))
-            #expect(placement.offsetInAdBreak == 3_000)
-            #expect(placement.offsetInAd == 3_000)
+            #expect(placement.offsetInAdBreak == 2_000)
+            #expect(placement.offsetInAd == 2_000)
             let human = try await runBeaconctl(["status", "--socket", daemon.socketPath])
-            #expect(human.stdout.contains("in ad break   p2 (#2) +3.0s of 24.0s   ad p2-a1 (1 in the break) +3.0s of 12.0s"), "\(human.stdout)")
+            #expect(human.stdout.contains("in ad break   p2 (#2) +2.0s of 24.0s   ad p2-a1 (1 in the break) +2.0s of 12.0s"), "\(human.stdout)")
 
             feed.line("seek-start")
             feed.jump(to: Ads.t0 + 120_000)
@@ -60,7 +60,7 @@ import Testing
             #expect(lifecycle(try follower.stdout.lines.map(EventEntry.decode(jsonLine:))).elementsEqual(expected, by: ==), "\(follower.stdout.text)")
 
             try await finish(daemon)
-            // The ad beacons are those of the playback: p1's ads played through, p2's first ad left after 3 s.
+            // The ad beacons are those of the playback: p1's ads played through, p2's first ad left after 2 s.
             expectEachPlaybackEventOnce(service, ads: ["p1-a1", "p1-a2"])
             #expect(service.beaconCount(ad: "p2-a1", .impression) == 1)
             #expect(service.beaconCount(ad: "p2-a1", .start) == 1)
@@ -71,20 +71,20 @@ import Testing
         }
     }
 
-    @Test func theEndOfInputInsideAnAdSkipsItAndCompletesItsBreakBeforeTheSessionEnds() async throws {
+    @Test func anUnloadInsideAnAdSkipsItAndCompletesItsAdBreakBeforeTheSessionEnds() async throws {
         try await withPlayback(adBreaks: { [Ads.adBreak(id: "p1", start: p1, on: $0)] }) { service, daemon in
             var feed = TickFeed(from: Ads.t0)
             feed.play(to: p1 + 4_000)
             daemon.send(feed.lines)
             try await daemon.waitForStatus("the playhead inside the ad") { $0.adPlacement?.ad?.id == "p1-a1" }
-            let follower = try ChildProcess(executable: BeaconctlBinary.path, arguments: ["events", "--follow", "--json", "--socket", daemon.socketPath])
-            defer { follower.kill() }
-            try await eventually("the follower caught up") { follower.stdout.lines.contains { $0.contains("\"adStarted\"") } }
-            try await finish(daemon)
-            #expect(try await follower.waitForExit(timeout: .seconds(10)) == 0)
-            let names = try follower.stdout.lines.map(EventEntry.decode(jsonLine:)).map(\.name)
+            let unload = try await runBeaconctl(["send", "--socket", daemon.socketPath, "unload"])
+            #expect(unload.status == 0, "\(unload.stderr)")
+            try await daemon.waitForStatus("idle after unload") { $0.state == "idle" }
+            let json = try await runBeaconctl(["events", "--json", "--socket", daemon.socketPath])
+            let names = try json.stdout.split(separator: "\n").map { try EventEntry.decode(jsonLine: String($0)).name }
             let told = names.filter { ["adBreakStarted", "adStarted", "adCompleted", "adSkipped", "adBreakCompleted", "sessionEnded"].contains($0) }
             #expect(told == ["adBreakStarted", "adStarted", "adSkipped", "adBreakCompleted", "sessionEnded"], "\(names)")
+            try await finish(daemon)
             #expect(service.beaconCount(ad: "p1-a1", .complete) == 0)
         }
     }
