@@ -126,6 +126,33 @@ import Testing
         }
     }
 
+    /// Each tick's placement goes with it, after what it entered; the drain leaves the open ad and
+    /// ad break before the session's end.
+    @Test func theAdLifecycleIsToldWithEachTickAndClosedBeforeTheSessionEnds() async throws {
+        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(204)]])
+        let observed = Observed()
+        try await withDaemon(client: client, observed: observed) { daemon in
+            await playTheImpression(daemon)
+            let placement = await daemon.statusReport().adPlacement
+            #expect(placement?.adBreak.id == "p")
+            #expect(placement?.ad?.id == "a")
+            #expect(placement?.offsetInAd == 500)
+        }
+        let told = observed.notifications.all.compactMap { notification -> String? in
+            switch notification {
+            case .playheadObserved(let observation): "playhead in \(observation.placement?.ad?.id ?? "-")"
+            case .adLifecycle(.adBreakStarted(let adBreak)): "adBreakStarted \(adBreak.id)"
+            case .adLifecycle(.adStarted(let ad)): "adStarted \(ad.id)"
+            case .adLifecycle(.adCompleted(let ad)): "adCompleted \(ad.id)"
+            case .adLifecycle(.adSkipped(let ad)): "adSkipped \(ad.id)"
+            case .adLifecycle(.adBreakCompleted(let adBreak)): "adBreakCompleted \(adBreak.id)"
+            case .sessionEnded: "sessionEnded"
+            default: nil
+            }
+        }
+        #expect(told == ["playhead in -", "adBreakStarted p", "adStarted a", "playhead in a", "adSkipped a", "adBreakCompleted p", "sessionEnded"])
+    }
+
     /// The metadata has connections of its own: it never goes through the beacons' client.
     @Test func metadataAndBeaconsGoThroughTheirOwnClients() async throws {
         let beacons = ScriptedHTTPClient([Self.beacon: [.status(204)]])
