@@ -377,12 +377,13 @@ private final class CurlTransfer {
         return true
     }
 
-    /// Header callback body: remembers the last Location, to name the scheme of a refused redirect,
-    /// and the last response's Retry-After.
+    /// Header callback body: remembers the last response's Location (to name the scheme of a refused
+    /// redirect, and the session a `201` created) and Retry-After.
     fileprivate func header(_ line: UnsafeRawBufferPointer) {
         if Self.starts(line, with: "http/") {
             // A new response (after a redirect, or a 100 Continue): what an earlier one asked does not hold.
             retryAfter = nil
+            location = nil
             answered = true
         } else if let value = Self.value(of: "location:", in: line) {
             location = value
@@ -419,7 +420,8 @@ private final class CurlTransfer {
             let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
             return .success(
                 HTTPClientResponse(
-                    status: status, finalURL: finalURL, body: body, latencyMilliseconds: milliseconds, retryAfter: retryAfter))
+                    status: status, finalURL: finalURL, body: body, latencyMilliseconds: milliseconds, retryAfter: retryAfter,
+                    location: location))
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(sentRequest ? .timedOut : .connectTimedOut)
         case CURLE_TOO_MANY_REDIRECTS:

@@ -14,12 +14,16 @@ package final class ScriptedHTTPClient: HTTPClient {
         case error(HTTPClientError)
         /// This status once `release()` was called.
         case held(Int)
+        /// This status with a `Location` header.
+        case located(Int, String)
     }
 
     private let script: Mutex<[String: [Answer]]>
     private let gate = Wakeup()
     private let log: Recorder<String>?
     package let requests = Recorder<String>()
+    /// Every request whole (method, headers, body), in order.
+    package let sent = Recorder<HTTPClientRequest>()
 
     package init(_ script: [String: [Answer]], log: Recorder<String>? = nil) {
         self.script = Mutex(script)
@@ -33,6 +37,7 @@ package final class ScriptedHTTPClient: HTTPClient {
 
     package func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         requests.append(request.url)
+        sent.append(request)
         log?.append("request \(request.url)")
         let answer = script.withLock { script -> Answer in
             guard var answers = script[request.url], let first = answers.first else { return .status(404) }
@@ -47,6 +52,8 @@ package final class ScriptedHTTPClient: HTTPClient {
             return HTTPClientResponse(status: status, finalURL: request.url, body: [], latencyMilliseconds: 1, retryAfter: value)
         case .body(let body):
             return HTTPClientResponse(status: 200, finalURL: request.url, body: body, latencyMilliseconds: 1)
+        case .located(let status, let location):
+            return HTTPClientResponse(status: status, finalURL: request.url, body: [], latencyMilliseconds: 1, location: location)
         case .error(let error):
             throw error
         case .held(let status):

@@ -43,13 +43,18 @@ public struct HTTPClientResponse: Sendable, Equatable {
     public var latencyMilliseconds: Int64
     /// The last response's `Retry-After` header as sent (see ``RetryAfter``), nil when it had none.
     public var retryAfter: String?
+    /// The last response's `Location` header as sent (the Media Collection API's session), nil when it had none.
+    public var location: String?
 
-    public init(status: Int, finalURL: String, body: [UInt8], latencyMilliseconds: Int64, retryAfter: String? = nil) {
+    public init(
+        status: Int, finalURL: String, body: [UInt8], latencyMilliseconds: Int64, retryAfter: String? = nil, location: String? = nil
+    ) {
         self.status = status
         self.finalURL = finalURL
         self.body = body
         self.latencyMilliseconds = latencyMilliseconds
         self.retryAfter = retryAfter
+        self.location = location
     }
 
     public var isSuccess: Bool { HTTPStatus.isSuccess(status) }

@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One Media Collection request body: the event, where the player was and when (`playerTime`),
+/// and its parameters.
+public struct MediaCollectionEvent: Sendable, Equatable {
+    public var type: MediaCollectionEventType
+    /// `playerTime.playhead`, seconds: the content position for VOD, the second of the UTC day for live.
+    public var playhead: Double
+    /// `playerTime.ts`, epoch milliseconds: strictly increasing within a session.
+    public var ts: Milliseconds
+    public var params: [String: MediaCollectionValue]
+    public var qoeData: [String: MediaCollectionValue]
+    /// Only on `sessionStart`, `adStart` and `chapterStart`, the back end reads it nowhere else.
+    public var customMetadata: [String: String]
+
+    public init(
+        type: MediaCollectionEventType, playhead: Double, ts: Milliseconds, params: [String: MediaCollectionValue] = [:],
+        qoeData: [String: MediaCollectionValue] = [:], customMetadata: [String: String] = [:]
+    ) {
+        self.type = type
+        self.playhead = playhead
+        self.ts = ts
+        self.params = params
+        self.qoeData = qoeData
+        self.customMetadata = customMetadata
+    }
+
+    /// The request body, JSON with sorted keys; empty objects are left out.
+    public var body: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings, integers, finite numbers and booleans: encoding cannot fail.
+        return (try? encoder.encode(Body(self))).map(Array.init) ?? []
+    }
+
+    private struct Body: Encodable {
+        struct PlayerTime: Encodable {
+            var playhead: Double
+            var ts: Milliseconds
+        }
+
+        var playerTime: PlayerTime
+        var eventType: String
+        var params: [String: MediaCollectionValue]?
+        var qoeData: [String: MediaCollectionValue]?
+        var customMetadata: [String: String]?
+
+        init(_ event: MediaCollectionEvent) {
+            playerTime = PlayerTime(playhead: event.playhead.isFinite ? event.playhead : 0, ts: event.ts)
+            eventType = event.type.rawValue
+            params = event.params.isEmpty ? nil : event.params
+            qoeData = event.qoeData.isEmpty ? nil : event.qoeData
+            customMetadata = event.customMetadata.isEmpty ? nil : event.customMetadata
+        }
+    }
+}

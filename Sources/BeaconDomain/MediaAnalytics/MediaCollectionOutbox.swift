@@ -1,0 +1,149 @@
+/// The events on their way to the Media Collection API, in order, one request at a time.
+///
+/// Nothing of a session goes to `/events` before its `sessionStart` was answered `201` with a
+/// `Location` (the session id). Network errors, 429 and 5xx keep the request at the head and try
+/// it again after a ``Backoff`` wait, with its original `ts`. The queue is bounded: over capacity
+/// it drops the oldest pings first, then other events, never a session, ad break, ad or chapter
+/// bound. A 404 or 410 to an event says the session is gone: its remaining events are dropped and
+/// the caller opens a new one.
+public struct MediaCollectionOutbox: Sendable {
+    /// What to do next.
+    public enum Step: Sendable, Equatable {
+        case send(MediaCollectionRequest)
+        /// The head waits for its retry.
+        case wait(until: Milliseconds)
+        /// Nothing to send, or a request is in flight.
+        case idle
+    }
+
+    /// What an answer came to.
+    public enum Outcome: Sendable, Equatable {
+        case delivered(MediaCollectionEventType, status: Int)
+        case sessionOpened(session: Int, sessionID: String)
+        /// The request is tried again at `at`.
+        case retrying(MediaCollectionEventType, reason: String, at: Milliseconds)
+        /// A `sessionStart` refused for good: that session's events are dropped.
+        case sessionRefused(session: Int, reason: String, dropped: Int)
+        /// 404 or 410: the session is gone, its remaining events dropped.
+        case sessionGone(session: Int, status: Int, dropped: Int)
+        /// An event refused for good (another 4xx), dropped.
+        case refused(MediaCollectionEventType, status: Int)
+    }
+
+    public static let defaultCapacity = 1000
+
+    public let capacity: Int
+    public let backoff: Backoff
+    public private(set) var queue: [MediaCollectionEmission] = []
+    public private(set) var isInFlight = false
+    /// When the head may be tried again, after a failure.
+    public private(set) var retryAt: Milliseconds?
+    public private(set) var failuresInARow = 0
+    public private(set) var sent = 0
+    public private(set) var failed = 0
+    public private(set) var retried = 0
+    public private(set) var dropped = 0
+    /// Session ids by the tracker's session number.
+    private var sessionIDs: [Int: String] = [:]
+    /// Sessions refused or gone: what they still make is dropped.
+    private var closed: Set<Int> = []
+
+    public init(capacity: Int = defaultCapacity, backoff: Backoff = Backoff(base: 1000, cap: 30_000)) {
+        self.capacity = max(capacity, 1)
+        self.backoff = backoff
+    }
+
+    public var isEmpty: Bool { queue.isEmpty }
+
+    public func sessionID(of session: Int) -> String? { sessionIDs[session] }
+
+    public mutating func enqueue(_ emissions: [MediaCollectionEmission]) {
+        for emission in emissions {
+            guard !closed.contains(emission.session) else {
+                dropped += 1
+                continue
+            }
+            dropped += queue.append(emission, capacity: capacity, sparing: isInFlight ? 1 : 0)
+        }
+    }
+
+    /// The next request, or why there is none; a request returned is in flight until ``record(_:now:wallNow:using:)``.
+    public mutating func next(now: Milliseconds) -> Step {
+        guard !isInFlight, let head = queue.first else { return .idle }
+        if let retryAt, now < retryAt { return .wait(until: retryAt) }
+        let sessionID = sessionIDs[head.session]
+        // A session's events follow its sessionStart in the queue: an event whose session has no
+        // id yet can only be one whose sessionStart was refused and already dropped.
+        guard head.event.type == .sessionStart || sessionID != nil else {
+            queue.removeFirst()
+            dropped += 1
+            return next(now: now)
+        }
+        isInFlight = true
+        return .send(MediaCollectionRequest(emission: head, sessionID: head.event.type == .sessionStart ? nil : sessionID))
+    }
+
+    /// What became of the request in flight; nil when none was.
+    public mutating func record(
+        _ result: Result<HTTPClientResponse, HTTPClientError>, now: Milliseconds, wallNow: Milliseconds,
+        using random: inout some RandomNumberGenerator
+    ) -> Outcome? {
+        guard isInFlight, let head = queue.first else { return nil }
+        isInFlight = false
+        let type = head.event.type
+        switch result {
+        case .failure(let error):
+            return retry(type, reason: error.description, requestedWait: nil, now: now, using: &random)
+        case .success(let response) where HTTPStatus.mayPassLater(response.status):
+            return retry(
+                type, reason: "HTTP \(response.status)", requestedWait: response.requestedWait(wallNow: wallNow), now: now,
+                using: &random)
+        case .success(let response):
+            retryAt = nil
+            failuresInARow = 0
+            queue.removeFirst()
+            if type == .sessionStart {
+                guard response.isSuccess, let sessionID = MediaCollectionRequest.sessionID(fromLocation: response.location) else {
+                    failed += 1
+                    let reason = response.isSuccess ? "HTTP \(response.status) without a session id in Location" : "HTTP \(response.status)"
+                    return .sessionRefused(session: head.session, reason: reason, dropped: close(head.session))
+                }
+                sent += 1
+                sessionIDs[head.session] = sessionID
+                return .sessionOpened(session: head.session, sessionID: sessionID)
+            }
+            if response.isSuccess {
+                sent += 1
+                return .delivered(type, status: response.status)
+            }
+            failed += 1
+            if response.status == 404 || response.status == 410 {
+                return .sessionGone(session: head.session, status: response.status, dropped: close(head.session))
+            }
+            return .refused(type, status: response.status)
+        }
+    }
+
+    private mutating func retry(
+        _ type: MediaCollectionEventType, reason: String, requestedWait: Milliseconds?, now: Milliseconds,
+        using random: inout some RandomNumberGenerator
+    ) -> Outcome {
+        failuresInARow += 1
+        retried += 1
+        let wait = max(backoff.delay(forRetry: failuresInARow, using: &random), min(requestedWait ?? 0, backoff.cap))
+        let at = now + max(wait, 1)
+        retryAt = at
+        return .retrying(type, reason: reason, at: at)
+    }
+
+    /// Drops what is queued of `session` and whatever it makes later; returns how many were dropped.
+    private mutating func close(_ session: Int) -> Int {
+        closed.insert(session)
+        sessionIDs[session] = nil
+        let before = queue.count
+        queue.removeAll { $0.session == session }
+        let count = before - queue.count
+        dropped += count
+        return count
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Logging
+import Testing
+@testable import BeaconDomain
+@testable import BeaconRuntime
+@testable import BeaconTesting
+
+@Suite struct MediaAnalyticsReporterTests {
+    private static let sessions = "http://collector.test/api/v1/sessions"
+    private static let events = "http://collector.test/api/v1/sessions/sid-1/events"
+
+    private struct Harness {
+        let time = ManualTime()
+        let client: ScriptedHTTPClient
+        let reporter: MediaAnalyticsReporter
+
+        init(
+            _ script: [String: [ScriptedHTTPClient.Answer]] = [sessions: [.located(201, "/api/v1/sessions/sid-1")], events: [.status(204)]],
+            quiet: Bool = false
+        ) {
+            client = ScriptedHTTPClient(script)
+            reporter = MediaAnalyticsReporter(
+                settings: MediaFixture.settings, version: "9.9.9", installationID: "install-1", http: client, time: time.source,
+                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, drainTimeout: .seconds(5), quiet: quiet)
+        }
+
+        /// The event types sent, in order.
+        var sentTypes: [String] {
+            client.sent.all.compactMap { request in
+                (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])?["eventType"] as? String
+            }
+        }
+
+        func body(_ index: Int) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(client.sent.all[index].body)) as? [String: Any])
+        }
+
+        /// Runs the reporter while `body` runs, then finishes it and waits for its drain.
+        func running(_ body: () async throws -> Void) async throws {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await reporter.run() }
+                try await body()
+                reporter.finish()
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test func aPlaybackIsReportedInOrderWithJSONBodiesAndTheSessionFromLocation() async throws {
+        let harness = Harness()
+        try await harness.running {
+            harness.reporter.receive(MediaFixture.load())
+            harness.reporter.receive(.playerEventObserved(.play))
+            try await eventually("sessionStart and play") { harness.client.sent.count == 2 }
+            harness.time.advance(by: 10_000)
+            try await eventually("the first ping") { harness.client.sent.count == 3 }
+        }
+        #expect(harness.sentTypes == ["sessionStart", "play", "ping", "sessionEnd"])
+        #expect(harness.client.requests.all == [Self.sessions, Self.events, Self.events, Self.events])
+        #expect(harness.client.sent.all.allSatisfy { request in
+            request.method == .post && request.headers.contains { $0.name == "Content-Type" && $0.value == "application/json" }
+        })
+        let start = try harness.body(0)
+        let playerTime = try #require(start["playerTime"] as? [String: Any])
+        #expect((playerTime["ts"] as? NSNumber)?.int64Value == harness.time.wallNow - 10_000)
+        #expect((start["params"] as? [String: Any])?["media.id"] as? String == "episode-7")
+        let status = await harness.reporter.status()
+        #expect(status.name == .mediaAnalytics)
+        #expect(status.configured && status.enabled)
+        #expect(status.counters["sent"] == 4)
+        #expect(status.lastRequest == "sessionEnd \(Self.events)")
+        #expect(status.lastAnswer == "HTTP 204")
+    }
+
+    @Test func aGoneSessionIsResumedInANewOne() async throws {
+        let harness = Harness([
+            Self.sessions: [.located(201, "/api/v1/sessions/sid-1"), .located(201, "/api/v1/sessions/sid-2")],
+            Self.events: [.status(204), .status(410)],
+            "http://collector.test/api/v1/sessions/sid-2/events": [.status(204)],
+        ])
+        try await harness.running {
+            harness.reporter.receive(MediaFixture.load())
+            harness.reporter.receive(.playerEventObserved(.play))
+            harness.reporter.receive(.playerEventObserved(.pause))
+            try await eventually("the resumed session's play") { harness.client.sent.count == 5 }
+        }
+        #expect(harness.sentTypes == ["sessionStart", "play", "pauseStart", "sessionStart", "pauseStart", "sessionEnd"])
+        let resumed = try harness.body(3)
+        #expect((resumed["params"] as? [String: Any])?["media.resume"] as? Bool == true)
+    }
+
+    @Test func aServerErrorIsRetriedAfterABackoffWithTheOriginalTs() async throws {
+        let harness = Harness([Self.sessions: [.located(201, "/api/v1/sessions/sid-1")], Self.events: [.status(503), .status(204)]])
+        try await harness.running {
+            harness.reporter.receive(MediaFixture.load())
+            harness.reporter.receive(.playerEventObserved(.play))
+            try await eventually("the failed play") { harness.client.sent.count == 2 }
+            try await eventually("the retry's wait") { !harness.time.sleepers.isEmpty }
+            #expect(await harness.reporter.status().failuresInARow == 1)
+            harness.time.advance(by: 1_000)
+            try await eventually("the retried play") { harness.client.sent.count == 3 }
+        }
+        #expect(harness.sentTypes.prefix(3) == ["sessionStart", "play", "play"])
+        #expect(harness.client.sent.all[1].body == harness.client.sent.all[2].body)
+    }
+
+    @Test func quietModeComputesEverythingAndSendsNothing() async throws {
+        let harness = Harness(quiet: true)
+        try await harness.running {
+            harness.reporter.receive(MediaFixture.load())
+            harness.reporter.receive(.playerEventObserved(.play))
+            harness.reporter.receive(.playerEventObserved(.pause))
+        }
+        #expect(harness.client.sent.count == 0)
+        #expect(await harness.reporter.status().counters["sent"] == 4)
+        #expect(await harness.reporter.status().lastRequest?.hasPrefix("sessionEnd http://collector.test/api/v1/sessions/quiet-1/") == true)
+    }
+
+    @Test func disablingEndsTheSessionAndSendsNothingMoreUntilEnabled() async throws {
+        let harness = Harness()
+        try await harness.running {
+            harness.reporter.receive(MediaFixture.load())
+            harness.reporter.receive(.playerEventObserved(.play))
+            try await eventually("sessionStart and play") { harness.client.sent.count == 2 }
+            await harness.reporter.setEnabled(false)
+            try await eventually("sessionEnd") { harness.client.sent.count == 3 }
+            harness.reporter.receive(.playerEventObserved(.pause))
+            harness.reporter.receive(.playerEventObserved(.play))
+            harness.time.advance(by: 60_000)
+            #expect(await harness.reporter.status().state == "disabled")
+            await harness.reporter.setEnabled(true)
+            harness.reporter.receive(MediaFixture.tick(position: 4))
+            try await eventually("the new session") { harness.client.sent.count == 5 }
+        }
+        #expect(harness.sentTypes == ["sessionStart", "play", "sessionEnd", "sessionStart", "play", "sessionEnd"])
+    }
+
+    @Test func theDrainGivesUpAfterItsTimeout() async throws {
+        let harness = Harness([Self.sessions: [.error(.connectionFailed("refused"))]])
+        try await harness.running {
+            harness.reporter.receive(MediaFixture.load())
+            harness.reporter.receive(.playerEventObserved(.play))
+            try await eventually("the first try") { harness.client.sent.count == 1 }
+            harness.reporter.finish()
+            // Retries go on failing until the drain timeout passes.
+            for _ in 0..<12 {
+                harness.time.advance(by: 500)
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        #expect(await harness.reporter.status().state == "draining")
+        #expect(await harness.reporter.status().counters["queued"] == 3)
+    }
+}
