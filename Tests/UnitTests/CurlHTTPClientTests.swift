@@ -117,6 +117,23 @@ struct CurlHTTPClientTests {
         }
     }
 
+    @Test func locationIsTheLastResponsesHeaderAsSent() async throws {
+        try await withServer(handler: { request in
+            switch request.path {
+            case "/api/v1/sessions": Response(status: 201, headers: [("location", " /api/v1/sessions/abc123 ")])
+            case "/moved": Response(status: 302, headers: [("Location", "/plain")])
+            default: .status(200)
+            }
+        }) { server, client, _ in
+            let created = try await client.send(HTTPClientRequest(method: .post, url: server.baseURL + "/api/v1/sessions", maxResponseBytes: 0))
+            #expect(created.status == 201)
+            #expect(created.location == "/api/v1/sessions/abc123")
+            #expect(try await client.send(get(server.baseURL + "/plain")).location == nil)
+            // A redirect's Location led to the response; the response itself named none.
+            #expect(try await client.send(get(server.baseURL + "/moved")).location == nil)
+        }
+    }
+
     /// `/hop/N` redirects to `/hop/N-1`; `/hop/0` answers 200.
     static let hops: HTTPServer.Handler = { request in
         guard request.path.hasPrefix("/hop/"), let n = Int(request.path.dropFirst(5)) else { return .status(404) }

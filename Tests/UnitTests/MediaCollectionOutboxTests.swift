@@ -101,9 +101,10 @@ import Testing
 
     @Test func overCapacityTheOldestPingsGoFirstThenOtherEventsNeverBounds() {
         var outbox = MediaCollectionOutbox(capacity: 4)
-        outbox.enqueue([Self.emission(.sessionStart), Self.emission(.ping), Self.emission(.play), Self.emission(.ping)])
+        outbox.enqueue([Self.emission(.sessionStart), Self.emission(.play), Self.emission(.ping, ts: 1), Self.emission(.ping, ts: 2)])
         outbox.enqueue([Self.emission(.adBreakStart)])
         #expect(outbox.queue.map(\.event.type) == [.sessionStart, .play, .ping, .adBreakStart])
+        #expect(outbox.queue[2].event.ts == 2)
         outbox.enqueue([Self.emission(.adStart), Self.emission(.adComplete)])
         #expect(outbox.queue.map(\.event.type) == [.sessionStart, .adBreakStart, .adStart, .adComplete])
         outbox.enqueue([Self.emission(.adBreakComplete)])
