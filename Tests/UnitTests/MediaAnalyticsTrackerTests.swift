@@ -135,6 +135,23 @@ import Testing
         #expect(driver.types == [.pauseStart, .play, .pauseStart, .play, .bufferStart, .play])
     }
 
+    @Test func aSeekOrBufferingThatBeganWhilePausedEndsInThePause() {
+        var driver = playing()
+        driver.clear()
+        driver.send(.playerEventObserved(.pause))
+        driver.send(.playerEventObserved(.seekStart))
+        driver.send(.playerEventObserved(.seekEnd))
+        driver.send(.playerEventObserved(.bufferStart))
+        driver.send(.playerEventObserved(.bufferEnd))
+        #expect(driver.types == [.pauseStart, .bufferStart, .pauseStart])
+        #expect(driver.tracker.nextPingAt == nil)
+        driver.send(.playerEventObserved(.play))
+        driver.send(.playerEventObserved(.seekStart))
+        driver.send(.playerEventObserved(.bufferStart))
+        driver.send(.playerEventObserved(.bufferEnd))
+        #expect(driver.types.suffix(4) == [.play, .pauseStart, .bufferStart, .play])
+    }
+
     @Test func adsAreBookendedByTheirBreakWithTheirParameters() throws {
         var driver = playing()
         driver.clear()

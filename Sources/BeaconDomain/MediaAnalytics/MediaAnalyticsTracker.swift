@@ -32,6 +32,8 @@ public struct MediaAnalyticsTracker: Sendable {
         var mediaURL: String
         var content: ContentInformation
         var activity: Activity?
+        /// Whether a seek or buffering began while paused: its end goes back to the pause, not to play.
+        var pausedBeneath = false
         var adBreak: AdBreakSummary?
         var ad: AdSummary?
         var chapter: Chapter?
@@ -187,8 +189,10 @@ public struct MediaAnalyticsTracker: Sendable {
             interrupt(.seeking, with: .pauseStart, now: now, wallNow: wallNow, into: &output)
         case .bufferStart:
             interrupt(.buffering, with: .bufferStart, now: now, wallNow: wallNow, into: &output)
-        case .seekEnd, .bufferEnd:
-            if session != nil, playback?.activity != .playing { resume(now: now, wallNow: wallNow, into: &output) }
+        case .seekEnd:
+            endInterruption(.seeking, now: now, wallNow: wallNow, into: &output)
+        case .bufferEnd:
+            endInterruption(.buffering, now: now, wallNow: wallNow, into: &output)
         case .rate(let rate):
             if rate == 0 {
                 interrupt(.paused, with: .pauseStart, now: now, wallNow: wallNow, into: &output)
@@ -208,6 +212,7 @@ public struct MediaAnalyticsTracker: Sendable {
         guard playback != nil else { return }
         let wasPlaying = playback?.activity == .playing
         playback?.activity = .playing
+        playback?.pausedBeneath = false
         guard let open = session else {
             if canStart { start(resume: false, now: now, wallNow: wallNow, into: &output) }
             return
@@ -227,12 +232,24 @@ public struct MediaAnalyticsTracker: Sendable {
     private mutating func interrupt(
         _ activity: Activity, with type: MediaCollectionEventType, now: Milliseconds, wallNow: Milliseconds, into output: inout Output
     ) {
-        guard playback != nil, playback?.activity != activity else { return }
-        let wasInterrupted = playback?.activity != .playing
+        // Before playback started there is nothing to interrupt.
+        guard let previous = playback?.activity, previous != activity else { return }
+        let wasInterrupted = previous != .playing
+        let pausedBeneath = activity != .paused && (previous == .paused || (wasInterrupted && playback?.pausedBeneath == true))
+        playback?.pausedBeneath = pausedBeneath
         playback?.activity = activity
         // Pings keep a playing session alive; a paused one is left to the back end's timeouts.
         session?.nextPingAt = nil
         if !(wasInterrupted && type == .pauseStart) { emit(type, now: now, wallNow: wallNow, into: &output) }
+    }
+
+    /// A seek or buffering ended: playback goes on, or goes back to the pause it began in.
+    private mutating func endInterruption(_ interruption: Activity, now: Milliseconds, wallNow: Milliseconds, into output: inout Output) {
+        guard session != nil, playback?.activity == interruption else { return }
+        guard playback?.pausedBeneath == true else { return resume(now: now, wallNow: wallNow, into: &output) }
+        playback?.activity = .paused
+        playback?.pausedBeneath = false
+        if interruption == .buffering { emit(.pauseStart, now: now, wallNow: wallNow, into: &output) }
     }
 
     private mutating func handle(_ event: AdLifecycleEvent, now: Milliseconds, wallNow: Milliseconds, into output: inout Output) {
