@@ -113,6 +113,7 @@ import Testing
         }
         #expect(harness.client.sent.count == 0)
         #expect(await harness.reporter.status().counters["sent"] == 4)
+        #expect(await harness.reporter.status().lastAnswer == "not sent (quiet)")
         #expect(await harness.reporter.status().lastRequest?.hasPrefix("sessionEnd http://collector.test/api/v1/sessions/quiet-1/") == true)
     }
 

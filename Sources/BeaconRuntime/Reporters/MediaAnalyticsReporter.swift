@@ -166,7 +166,7 @@ package actor MediaAnalyticsReporter: Reporter {
         let result = quiet ? madeUpAnswer(to: request) : await answer(to: httpRequest)
         let answer: String
         switch result {
-        case .success(let response): answer = "HTTP \(response.status)"
+        case .success(let response): answer = quiet ? "not sent (quiet)" : "HTTP \(response.status)"
         case .failure(let error): answer = error.description
         }
         lastAnswer = answer
