@@ -143,6 +143,7 @@ import Testing
             harness.reporter.receive(.playerEventObserved(.play))
             try await eventually("the first try") { harness.client.sent.count == 1 }
             harness.reporter.finish()
+            while await harness.reporter.status().state != "draining" { try await Task.sleep(for: .milliseconds(2)) }
             // Retries go on failing until the drain timeout passes.
             for _ in 0..<12 {
                 harness.time.advance(by: 500)
