@@ -8,7 +8,8 @@ import BeaconSimulator
 /// Properties: framing matches ``LineFramingModel`` however the bytes are chunked, with the
 /// daemon's limit and a tiny one; parsing is deterministic; an accepted command carries only
 /// values the daemon can use (times within 1970...9999, finite non-negative rates, a trimmed
-/// media URL); a refusal gives a reason that quotes a bounded part of the line; and the commands,
+/// media URL; chapters, quality, error ids, state names, content and heartbeat options within
+/// their rules); a refusal gives a reason that quotes a bounded part of the line; and the commands,
 /// played into a session with an ad break just after the first playhead, keep ``SessionProbe``'s
 /// guarantees.
 enum LineInputProperties {
@@ -82,18 +83,75 @@ enum LineInputProperties {
             try PropertyViolation.require(
                 tick.rate.map { $0.isFinite && $0 >= 0 } != false, "an accepted rate is finite and non-negative",
                 "'\(text.prefix(80))' gave \(tick)")
+            if let quality = tick.quality { try checkQuality(quality, from: text) }
         case .player(.rate(let rate)):
             try PropertyViolation.require(
                 rate.isFinite && rate >= 0, "an accepted rate is finite and non-negative", "'\(text.prefix(80))' gave \(rate)")
-        case .load(let url, _):
+        case .load(let url, let options):
             try PropertyViolation.require(
                 !url.isEmpty && !isBlank(url.first) && !isBlank(url.last), "an accepted media URL is trimmed and not empty",
                 "'\(text.prefix(80))' gave '\(url.prefix(80))'")
+            if let content = options.content { try checkContent(content, from: text) }
+            if let heartbeat = options.heartbeat {
+                try PropertyViolation.require(
+                    heartbeat.freq.map { (HeartbeatOptions.minimumFrequency...HeartbeatOptions.maximumFrequency).contains($0) } != false
+                        && heartbeat.liveStartTime.map(times.contains) != false && heartbeat.liveEndTime.map(times.contains) != false,
+                    "an accepted heartbeat frequency and live times are within their ranges", "'\(text.prefix(80))' gave \(heartbeat)")
+            }
+        case .information(let information):
+            try checkInformation(information, from: text)
         case .events(follow: false, let after):
             try PropertyViolation.require(after == nil, "plain 'events' takes no sequence", "'\(text.prefix(80))' gave \(command)")
-        case .player, .user, .unload, .status, .events, .information, .reporter:
+        case .player, .user, .unload, .status, .events, .reporter:
             break
         }
+    }
+
+    /// Chapters, quality, errors and states carry only what a reporter can send as it is.
+    private static func checkInformation(_ information: PlayerInformation, from text: String) throws(PropertyViolation) {
+        switch information {
+        case .content(let content):
+            try checkContent(content, from: text)
+        case .chapterStart(let chapter):
+            try PropertyViolation.require(
+                chapter.index >= 1 && [chapter.offset, chapter.length].allSatisfy { $0.isFinite && $0 >= 0 },
+                "an accepted chapter has an index from 1 and a finite non-negative offset and length", "'\(text.prefix(80))' gave \(chapter)")
+        case .quality(let quality):
+            try checkQuality(quality, from: text)
+        case .error(let error):
+            try PropertyViolation.require(
+                isWord(error.id, maxLength: LineParser.maxErrorIDLength)
+                    && error.message.map { !$0.isEmpty && !isBlank($0.first) && !isBlank($0.last) } != false,
+                "an accepted error has a one-word id and a trimmed message", "'\(text.prefix(80))' gave \(error)")
+        case .stateStart(let name), .stateEnd(let name):
+            try PropertyViolation.require(
+                isWord(name, maxLength: LineParser.maxStateNameLength), "an accepted state name is one bounded word",
+                "'\(text.prefix(80))' gave '\(name.prefix(80))'")
+        case .chapterEnd, .chapterSkip, .privacy:
+            break
+        }
+    }
+
+    private static func checkContent(_ content: ContentInformation, from text: String) throws(PropertyViolation) {
+        let namedKeys: Set<String> = ["id", "name", "length", "streamType"]
+        try PropertyViolation.require(
+            content.length.map { $0.isFinite && $0 >= 0 } != false
+                && Set(content.standardMetadata.keys).isSubset(of: ContentInformation.standardMetadataKeys)
+                && Set(content.customMetadata.keys).isDisjoint(with: ContentInformation.standardMetadataKeys.union(namedKeys)),
+            "accepted content has no length or a finite non-negative one, and each metadata key in its place",
+            "'\(text.prefix(80))' gave \(content)")
+    }
+
+    private static func checkQuality(_ quality: QualityOfService, from text: String) throws(PropertyViolation) {
+        let counts = [quality.bitrate, quality.droppedFrames].compactMap { $0 }
+        let measures = [quality.fps, quality.startupTime].compactMap { $0 }
+        try PropertyViolation.require(
+            !quality.isEmpty && counts.allSatisfy { $0 >= 0 } && measures.allSatisfy { $0.isFinite && $0 >= 0 },
+            "accepted quality gives some key, none negative nor infinite", "'\(text.prefix(80))' gave \(quality)")
+    }
+
+    private static func isWord(_ text: String, maxLength: Int) -> Bool {
+        !text.isEmpty && text.count <= maxLength && !text.contains { isBlank($0) }
     }
 
     /// Plays parsed commands into a session whose ad break starts 2 s after the first playhead.

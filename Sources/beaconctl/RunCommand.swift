@@ -35,6 +35,13 @@ struct RunCommand: AsyncParsableCommand {
               load <media-url> | unload | play | pause | complete | seek-start | seek-end
               buffer-start | buffer-end | rate <x>
               mute | unmute | skip | rewind | expand | collapse | click
+              load <media-url> {"adsParams": {...}, "content": {...}, "heartbeat": {...}}
+              content {"id", "name", "length" (s, -1 live), "streamType": "vod"|"live"|"linear", <metadata>...}
+              chapter-start {"index" (from 1), "offset" (s), "length" (s), "name"} | chapter-end | chapter-skip
+              bitrate <bps> | qos {"bitrate", "droppedFrames", "fps", "startupTime" (ms)}   (also in a JSON tick)
+              error player <id> [message] | error application <id> [message]
+              state-start <name> | state-end <name> | privacy optin|optout|unknown
+              reporter list | reporter enable <name> | reporter disable <name>   (beacons, media-analytics, heartbeat)
               status   (replies with the status JSON)
               events | events follow [N]   (the event history; on the socket, follow streams new entries)
 

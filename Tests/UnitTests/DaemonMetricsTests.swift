@@ -199,6 +199,20 @@ import Testing
         ])
     }
 
+    /// Player errors count by source, from the first of each on; other player information counts nothing.
+    @Test func playbackErrorsAreCountedBySource() {
+        for source: PlaybackError.Source in [.application, .player, .application] {
+            metrics.receive(.playerInformed(.error(PlaybackError(source: source, id: "E1", message: "failed"))))
+        }
+        metrics.receive(.playerInformed(.chapterEnd))
+        metrics.receive(.playerInformed(.privacy(.optOut)))
+        #expect(exposition.filter { $0.contains("playback_errors") } == [
+            "# TYPE beaconctl_playback_errors_total counter",
+            #"beaconctl_playback_errors_total{source="application"} 2"#,
+            #"beaconctl_playback_errors_total{source="player"} 1"#,
+        ])
+    }
+
     @Test func agesFollowTheStatusAndVanishWhenUnknown() {
         metrics.observe(status(session: true, lastTickAt: now - 250, lastMetadataAt: nil), now: now)
         #expect(exposition.filter { $0.contains("age_seconds") } == ["# TYPE beaconctl_last_tick_age_seconds gauge", "beaconctl_last_tick_age_seconds 0.25"])

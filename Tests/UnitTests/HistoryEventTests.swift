@@ -59,7 +59,6 @@ import Testing
         (.playheadObserved(PlayheadObservation(tick: PlayheadTick(playhead: Fixture.t0))), nil),
         (.playerEventObserved(.pause), nil),
         (.userActionObserved(.mute), nil),
-        (.playerInformed(.chapterEnd), nil),
         (.adLifecycle(.adBreakStarted(adBreak)), HistoryEvent(.adBreakStarted, ["adBreak": "p1", "index": "2", "contentOffset": "600.5", "duration": "30000"])),
         (.adLifecycle(.adStarted(ad)), HistoryEvent(.adStarted, [
             "adBreak": "p1", "ad": "p1-a2", "position": "2", "duration": "15000", "title": "Polar bear", "creativeId": "00006", "adSystem": "2.0",
@@ -70,6 +69,19 @@ import Testing
         (.adLifecycle(.adCompleted(ad)), HistoryEvent(.adCompleted, ["adBreak": "p1", "ad": "p1-a2", "position": "2"])),
         (.adLifecycle(.adSkipped(ad)), HistoryEvent(.adSkipped, ["adBreak": "p1", "ad": "p1-a2", "position": "2"])),
         (.adLifecycle(.adBreakCompleted(adBreak)), HistoryEvent(.adBreakCompleted, ["adBreak": "p1", "index": "2", "contentOffset": "600.5"])),
+        (.playerInformed(.error(PlaybackError(source: .player, id: "3016", message: "decoder failed"))),
+         HistoryEvent(.playerError, ["source": "player", "id": "3016", "message": "decoder failed"])),
+        (.playerInformed(.error(PlaybackError(source: .application, id: "DRM"))), HistoryEvent(.applicationError, ["source": "application", "id": "DRM"])),
+        (.playerInformed(.chapterStart(Chapter(index: 2, offset: 600, length: 12.5, name: "Act 2"))),
+         HistoryEvent(.chapterStarted, ["index": "2", "offset": "600", "length": "12.5", "name": "Act 2"])),
+        (.playerInformed(.chapterEnd), HistoryEvent(.chapterEnded)),
+        (.playerInformed(.chapterSkip), HistoryEvent(.chapterSkipped)),
+        (.playerInformed(.stateStart("fullScreen")), HistoryEvent(.playerStateStarted, ["state": "fullScreen"])),
+        (.playerInformed(.stateEnd("mute")), HistoryEvent(.playerStateEnded, ["state": "mute"])),
+        (.playerInformed(.privacy(.optOut)), HistoryEvent(.privacySet, ["status": "optout"])),
+        // Told at every load, or as often as every tick: not recorded.
+        (.playerInformed(.content(ContentInformation(id: "ep-1"))), nil),
+        (.playerInformed(.quality(QualityOfService(bitrate: 1))), nil),
     ]
 
     static let adBreak = AdBreakSummary(id: "p1", index: 2, startTime: 600_500, duration: 30_000, contentOffset: 600.5)

@@ -24,8 +24,10 @@ extension DaemonNotification {
             HistoryEvent(.adBreaksDiscovered, ["adBreaks": adBreakIDs.joined(separator: ",")])
         case .metadataUnchanged, .beaconsDue, .beaconRetrying:
             nil
+        case .playerInformed(let information):
+            information.historyEvent
         // Recorded once their issues give them codes.
-        case .playbackLoaded, .playheadObserved, .playerEventObserved, .userActionObserved, .playerInformed:
+        case .playbackLoaded, .playheadObserved, .playerEventObserved, .userActionObserved:
             nil
         case .adLifecycle(let event):
             event.historyEvent

@@ -7,9 +7,11 @@
 public enum EventKind: Int, Sendable, CaseIterable {
     case sessionFailed = 102001
     case metadataFailed = 103001
+    case playerError = 106001
     case lineRejected = 201001
     case beaconsFailed = 204001
     case drainTimedOut = 205001
+    case applicationError = 206001
     case sessionStarting = 302001
     case sessionReady = 302002
     case sessionEnded = 302003
@@ -17,6 +19,12 @@ public enum EventKind: Int, Sendable, CaseIterable {
     case adBreaksDiscovered = 303002
     case beaconsDelivered = 304001
     case drainStarted = 305001
+    case chapterStarted = 306001
+    case chapterEnded = 306002
+    case chapterSkipped = 306003
+    case playerStateStarted = 306004
+    case playerStateEnded = 306005
+    case privacySet = 306006
     case adBreakStarted = 306101
     case adStarted = 306102
     case adCompleted = 306103
@@ -30,6 +38,8 @@ public enum EventKind: Int, Sendable, CaseIterable {
         case metadata = 3
         case delivery = 4
         case daemon = 5
+        /// The playback: its ads as the playhead meets them, and what the player tells besides its
+        /// playhead (errors, chapters, states, consent).
         case playback = 6
     }
 
@@ -40,9 +50,11 @@ public enum EventKind: Int, Sendable, CaseIterable {
 
     public var severity: EventSeverity {
         switch self {
-        case .sessionFailed, .metadataFailed: .error
-        case .lineRejected, .beaconsFailed, .drainTimedOut: .warning
-        case .sessionStarting, .sessionReady, .sessionEnded, .metadataApplied, .adBreaksDiscovered, .beaconsDelivered, .drainStarted: .info
+        case .sessionFailed, .metadataFailed, .playerError: .error
+        case .lineRejected, .beaconsFailed, .drainTimedOut, .applicationError: .warning
+        case .sessionStarting, .sessionReady, .sessionEnded, .metadataApplied, .adBreaksDiscovered, .beaconsDelivered, .drainStarted,
+            .chapterStarted, .chapterEnded, .chapterSkipped, .playerStateStarted, .playerStateEnded, .privacySet:
+            .info
         case .adBreakStarted, .adStarted, .adCompleted, .adSkipped, .adBreakCompleted: .info
         }
     }
@@ -55,6 +67,9 @@ public enum EventKind: Int, Sendable, CaseIterable {
         case .beaconsFailed, .beaconsDelivered: .delivery
         case .drainTimedOut, .drainStarted: .daemon
         case .adBreakStarted, .adStarted, .adCompleted, .adSkipped, .adBreakCompleted: .playback
+        case .playerError, .applicationError, .chapterStarted, .chapterEnded, .chapterSkipped, .playerStateStarted, .playerStateEnded,
+            .privacySet:
+            .playback
         }
     }
 }

@@ -1,8 +1,8 @@
 /// The heartbeat parameters a player got with its playback authorization and passes on `load`
 /// (`{"heartbeat": {...}}`). No heartbeat for a playback whose `flag` is false or absent.
 public struct HeartbeatOptions: Sendable, Equatable {
-    public enum LiveEventType: String, Sendable, Equatable, Codable { case regular, overflow }
-    public enum OverflowMode: String, Sendable, Equatable, Codable { case before, during, after }
+    public enum LiveEventType: String, Sendable, Equatable, Codable, CaseIterable { case regular, overflow }
+    public enum OverflowMode: String, Sendable, Equatable, Codable, CaseIterable { case before, during, after }
 
     public var flag: Bool
     /// Sent as `X-Heartbeat-Token`; never logged.

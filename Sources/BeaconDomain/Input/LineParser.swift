@@ -8,9 +8,10 @@ import Foundation
 ///
 /// A playhead is a bare number of epoch milliseconds, `playhead <ms>`, `playhead <ISO-8601 date>`
 /// or a JSON object `{"playhead": ms, "at": ms, "rate": x}`, all on program date time; a position
-/// on media time is `position <seconds>` or `{"position": s, "at": ms, "rate": x}`. Every other
-/// line is one word, optionally followed by one argument (`load <media-url>`, `rate <x>`); `load` may
-/// end with a JSON object of ``LoadOptions``.
+/// on media time is `position <seconds>` or `{"position": s, "at": ms, "rate": x}`; a JSON tick may
+/// also carry the quality keys of ``QualityOfService``. Every other line is one word, optionally
+/// followed by one argument (`load <media-url>`, `rate <x>`); `load` may end with a JSON object of
+/// ``LoadOptions``. The player information lines are in `LineParser+PlayerInformation`.
 public enum LineParser {
     public static func parse(_ line: String) -> Result<InputCommand, LineError> {
         let text = line.trimmedOfWhitespace
@@ -22,6 +23,7 @@ public enum LineParser {
         let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         let word = String(parts[0])
         let argument = parts.count > 1 ? Substring(parts[1]).trimmedOfWhitespace : nil
+        if let information = parsePlayerInformation(word, argument) { return information }
         switch (word, argument) {
         case ("playhead", let value?):
             let time = value.first?.isNumber == true && !value.contains("T") ? parseMilliseconds(value) : parseDate(value)
@@ -56,6 +58,7 @@ public enum LineParser {
         "play": .player(.play), "pause": .player(.pause), "complete": .player(.complete),
         "seek-start": .player(.seekStart), "seek-end": .player(.seekEnd),
         "buffer-start": .player(.bufferStart), "buffer-end": .player(.bufferEnd),
+        "chapter-end": .information(.chapterEnd), "chapter-skip": .information(.chapterSkip),
     ]
 
     /// `<url>` or `<url> {json}`.
@@ -113,12 +116,32 @@ public enum LineParser {
         var position: Double?
         var at: Double?
         var rate: Double?
+        /// Read from the same object; nil when it has none of the keys.
+        var quality: QualityOfService?
+
+        private enum CodingKeys: String, CodingKey { case playhead, position, at, rate }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            playhead = try container.decodeIfPresent(Double.self, forKey: .playhead)
+            position = try container.decodeIfPresent(Double.self, forKey: .position)
+            at = try container.decodeIfPresent(Double.self, forKey: .at)
+            rate = try container.decodeIfPresent(Double.self, forKey: .rate)
+            let quality = try QualityOfService(from: decoder)
+            self.quality = quality.isEmpty ? nil : quality
+        }
     }
 
     private static let jsonTickForms = "not a JSON tick {\"playhead\": ms, \"at\": ms, \"rate\": x} or {\"position\": s, \"at\": ms, \"rate\": x}"
 
     private static func parseJSONTick(_ text: String) -> Result<InputCommand, LineError> {
-        guard let tick = try? JSONDecoder().decode(JSONTick.self, from: Data(text.utf8)) else {
+        let tick: JSONTick
+        do {
+            tick = try JSONDecoder().decode(JSONTick.self, from: Data(text.utf8))
+        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+            // A quality key the tick cannot be read with: the reader's own words, naming the key.
+            return .failure(LineError("tick: " + (LineJSON.describe(.dataCorrupted(context)) ?? jsonTickForms)))
+        } catch {
             return .failure(LineError(jsonTickForms))
         }
         let placed: Result<(Milliseconds, Timeline), LineError>
@@ -144,7 +167,7 @@ public enum LineParser {
         if let rate = tick.rate, !(rate.isFinite && rate >= 0) {
             return .failure(LineError("rate is not a finite non-negative number"))
         }
-        return .success(.playhead(PlayheadTick(playhead: playhead, observedAt: observedAt, rate: tick.rate, timeline: timeline)))
+        return .success(.playhead(PlayheadTick(playhead: playhead, observedAt: observedAt, rate: tick.rate, timeline: timeline, quality: tick.quality)))
     }
 }
 

@@ -22,16 +22,21 @@ public struct LoadOptions: Sendable, Equatable, Decodable {
         self.heartbeat = heartbeat
     }
 
-    private enum CodingKeys: String, CodingKey { case adsParams }
+    private enum CodingKeys: String, CodingKey { case adsParams, content, heartbeat }
 
-    /// The options in `text`, a JSON object, or why not.
-    static func parse(_ text: String) -> Result<LoadOptions, LineError> {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
         do {
-            return .success(try JSONDecoder().decode(LoadOptions.self, from: Data(text.utf8)))
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.first?.stringValue == "adsParams" {
-            return .failure(LineError("load: adsParams must be an object of strings"))
-        } catch {
-            return .failure(LineError("load: what follows the URL is not a JSON object {\"adsParams\": {...}}"))
+            adsParams = try container.decodeIfPresent([String: String].self, forKey: .adsParams)
+        } catch DecodingError.typeMismatch {
+            throw container.refusal(.adsParams, "must be an object of strings")
         }
+        content = try container.decodeIfPresent(ContentInformation.self, forKey: .content)
+        heartbeat = try container.decodeIfPresent(HeartbeatOptions.self, forKey: .heartbeat)
+    }
+
+    /// The options in `text`, a JSON object, or why not, naming the key.
+    static func parse(_ text: String) -> Result<LoadOptions, LineError> {
+        LineJSON.decode(LoadOptions.self, from: text, command: "load", form: "after the URL")
     }
 }

@@ -26,6 +26,7 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
         static let beaconBacklog = "beaconctl_beacon_deliveries_due"
         static let journalAvailable = "beaconctl_journal_available"
         static let logLinesDropped = "beaconctl_log_lines_dropped_total"
+        static let playbackErrors = "beaconctl_playback_errors_total"
     }
 
     private let factory: any MetricsFactory
@@ -97,6 +98,9 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
             }
         case .beaconRetrying:
             beaconRetries.increment()
+        case .playerInformed(.error(let error)):
+            // Exported from the first error of its source on, like the per-event counters.
+            Counter(label: Name.playbackErrors, dimensions: [("source", error.source.rawValue)], factory: factory).increment()
         case .sessionStarting, .sessionEnded, .drainStarted, .drainTimedOut, .playbackLoaded, .playheadObserved,
             .playerEventObserved, .userActionObserved, .playerInformed, .adLifecycle:
             break

@@ -1,0 +1,94 @@
+import Testing
+@testable import BeaconDomain
+@testable import BeaconHTTP
+@testable import BeaconStorage
+@testable import BeaconRuntime
+@testable import BeaconTerminal
+@testable import BeaconTesting
+
+/// The `load` JSON: `adsParams`, `content` and `heartbeat`, read liberally, refused naming the key.
+@Suite struct LoadOptionsTests {
+    static let url = "https://h.example/v1/session/a/b/index.m3u8"
+
+    func options(_ json: String) -> Result<LoadOptions, LineError> {
+        LineParser.parse("load \(Self.url) \(json)").map { command in
+            guard case .load(_, let options) = command else { return LoadOptions() }
+            return options
+        }
+    }
+
+    @Test func contentIsReadAsTheContentLineReadsIt() throws {
+        let json = #"{"id": "ep-1", "name": "Pilot", "length": "1800", "streamType": "vod", "episode": 1, "firstAirDate": "2017-12-01", "tier": "gold"}"#
+        let content = ContentInformation(
+            id: "ep-1", name: "Pilot", length: 1800, streamType: .vod, standardMetadata: ["episode": "1", "firstAirDate": "2017-12-01"],
+            customMetadata: ["tier": "gold"])
+        #expect(options(#"{"content": \#(json)}"#) == .success(LoadOptions(content: content)))
+        #expect(LineParser.parse("content \(json)") == .success(.information(.content(content))))
+    }
+
+    @Test(arguments: [#"{"length": -1}"#, "{}", #"{"length": null}"#])
+    func noLengthOrMinusOneIsLive(json: String) {
+        #expect(options(#"{"content": \#(json)}"#) == .success(LoadOptions(content: ContentInformation())))
+    }
+
+    @Test func everyStandardMetadataKeyIsStandard() throws {
+        let pairs = ContentInformation.standardMetadataKeys.sorted().map { #""\#($0)": "v""# }.joined(separator: ", ")
+        let content = try options("{\"content\": {\(pairs)}}").get().content
+        #expect(content?.standardMetadata == Dictionary(uniqueKeysWithValues: ContentInformation.standardMetadataKeys.map { ($0, "v") }))
+        #expect(content?.customMetadata == [:])
+    }
+
+    @Test func heartbeatReadsTheWireKeys() {
+        let json = #"""
+            {"heartbeat": {"flag": true, "token": "t0k", "freq": 60000, "contentId": "c1", "catalogType": "movie",
+             "primaryContentId": "p1", "liveStartTime": 1700000000000, "liveEndTime": "1700003600000",
+             "liveEventType": "overflow", "overflowMode": "before", "later": {"x": 1}}, "future": 1}
+            """#.replacingOccurrences(of: "\n", with: " ")
+        let heartbeat = HeartbeatOptions(
+            flag: true, token: "t0k", freq: 60_000, contentID: "c1", catalogType: "movie", primaryContentID: "p1",
+            liveStartTime: 1_700_000_000_000, liveEndTime: 1_700_003_600_000, liveEventType: .overflow, overflowMode: .before)
+        #expect(options(json) == .success(LoadOptions(heartbeat: heartbeat)))
+    }
+
+    @Test(arguments: [
+        (#"{"heartbeat": {}}"#, HeartbeatOptions()),
+        (#"{"heartbeat": {"flag": "false", "token": 123}}"#, HeartbeatOptions(flag: false, token: "123")),
+        (#"{"heartbeat": {"flag": "true", "freq": "30000"}}"#, HeartbeatOptions(flag: true, freq: 30_000)),
+    ] as [(String, HeartbeatOptions)])
+    func heartbeatIsReadLiberally(json: String, heartbeat: HeartbeatOptions) {
+        #expect(options(json) == .success(LoadOptions(heartbeat: heartbeat)))
+    }
+
+    @Test func allThreeTogether() {
+        #expect(options(#"{"adsParams": {"deviceType": "tv"}, "content": {"id": "x"}, "heartbeat": {"flag": true}}"#) == .success(
+            LoadOptions(adsParams: ["deviceType": "tv"], content: ContentInformation(id: "x"), heartbeat: HeartbeatOptions(flag: true))))
+    }
+
+    @Test(arguments: [
+        (#"{"content": 5}"#, "load: content must be an object"),
+        (#"{"content": {"length": -2}}"#, "load: content.length must be a number of seconds, or -1 for live"),
+        (#"{"content": {"streamType": "radio"}}"#, "load: content.streamType must be one of vod, live, linear"),
+        (#"{"content": {"cast": ["a"]}}"#, "load: content.cast must be text, a number or a boolean"),
+        (#"{"heartbeat": []}"#, "load: heartbeat must be an object"),
+        (#"{"heartbeat": {"flag": "yes"}}"#, "load: heartbeat.flag must be true or false"),
+        (#"{"heartbeat": {"freq": 10}}"#, "load: heartbeat.freq must be a whole number of milliseconds from 100 to 86400000"),
+        (#"{"heartbeat": {"freq": "soon"}}"#, "load: heartbeat.freq must be a whole number"),
+        (#"{"heartbeat": {"freq": 1000.5}}"#, "load: heartbeat.freq must be a whole number"),
+        (#"{"heartbeat": {"liveStartTime": -1}}"#, "load: heartbeat.liveStartTime must be a whole number of epoch milliseconds"),
+        (#"{"heartbeat": {"liveEndTime": 253402300800000}}"#, "load: heartbeat.liveEndTime"),
+        (#"{"heartbeat": {"liveEventType": "special"}}"#, "load: heartbeat.liveEventType must be one of regular, overflow"),
+        (#"{"heartbeat": {"overflowMode": 1}}"#, "load: heartbeat.overflowMode must be one of before, during, after"),
+        (#"{"heartbeat": {"contentId": {}}}"#, "load: heartbeat.contentId must be text"),
+        (#"{"adsParams": {"n": 1}}"#, "load: adsParams must be an object of strings"),
+        (#"{"adsParams": 1}"#, "load: adsParams must be an object of strings"),
+        ("{", "load: not a JSON object"),
+        ("[]", "load: not a JSON object"),
+    ] as [(String, String)])
+    func refusesNamingTheKey(json: String, reason: String) {
+        guard case .failure(let error) = options(json) else {
+            Issue.record("accepted \(json)")
+            return
+        }
+        #expect(error.reason.hasPrefix(reason), "reason '\(error.reason)' for \(json)")
+    }
+}
