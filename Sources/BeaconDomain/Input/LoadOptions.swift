@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 /// What a player may give with `load <url>` as a JSON object after the URL
-/// (`load <url> {"adsParams": {"deviceType": "tv"}}`). Keys the daemon does not know are ignored,
-/// so a later release may add some without breaking older players.
+/// (`load <url> {"adsParams": {"deviceType": "tv"}, "content": {...}, "heartbeat": {...}}`). Keys
+/// the daemon does not know are ignored, so a later release may add some without breaking older
+/// players; a known key whose value cannot be used refuses the line, naming it.
 public struct LoadOptions: Sendable, Equatable, Decodable {
     /// Ad parameters passed through to MediaTailor's session init as `adsParams` (player variables
     /// the ad decision server reads). Harmonic's init takes none: they are ignored there.

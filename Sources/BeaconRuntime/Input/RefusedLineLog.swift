@@ -19,7 +19,7 @@ package final class RefusedLineLog: Sendable {
         let verdict = limit.withLock { $0.refused(by: client, at: time.now()) }
         logUnlogged(verdict.unloggedBefore, of: client)
         if verdict.logged {
-            let shown = line.map { " line=\"\(Self.printable($0))\"" } ?? ""
+            let shown = line.map { " line=\"\(Self.printable(SecretRedaction.redacted($0)))\"" } ?? ""
             logger.warning("bad input line ignored reason=\"\(reason)\"\(shown) client=\(client)")
         }
     }

@@ -1,0 +1,24 @@
+import Testing
+@testable import BeaconDomain
+@testable import BeaconRuntime
+
+/// A refused line is logged with its heartbeat token masked.
+@Suite struct SecretRedactionTests {
+    @Test(arguments: [
+        (#"load http://h/m {"heartbeat": {"flag": true, "token": "s3cr\"et", "freq": 5}}"#,
+            #"load http://h/m {"heartbeat": {"flag": true, "token": "***", "freq": 5}}"#),
+        (#"{"token" :  12345}"#, #"{"token" :  ***}"#),
+        (#"{"token":"a"} {"token": "b"#, #"{"token":"***"} {"token": "***""#),
+        (#"{"token" "a"}"#, #"{"token" "a"}"#),
+        ("no secret here", "no secret here"),
+        (#""token""#, #""token""#),
+    ] as [(String, String)])
+    func tokensAreMasked(line: String, shown: String) {
+        #expect(SecretRedaction.redacted(line) == shown)
+    }
+
+    @Test func theRefusedLineLogShowsNoToken() {
+        let line = #"load http://h/m {"heartbeat": {"token": "s3cret", "freq": 1}}"#
+        #expect(!RefusedLineLog.printable(SecretRedaction.redacted(line)).contains("s3cret"))
+    }
+}
