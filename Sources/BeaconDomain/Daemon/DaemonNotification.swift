@@ -28,6 +28,10 @@ public enum DaemonNotification: Sendable {
     case playerInformed(PlayerInformation)
     /// The playhead entered or left an ad break or ad.
     case adLifecycle(AdLifecycleEvent)
+    /// The heartbeat told the player something (a stop, a blackout, a live event).
+    case playerNotified(PlayerNotification)
+    /// A VOD playback's heartbeats failed this many times in a row (at `max-allowed-failures`); it goes on.
+    case heartbeatFailing(failuresInARow: Int, reason: String)
     /// An input line was refused.
     case lineRejected(reason: String)
     /// A tracking event became due: its signaling URLs are about to be requested.

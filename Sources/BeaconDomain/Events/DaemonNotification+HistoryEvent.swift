@@ -31,6 +31,10 @@ extension DaemonNotification {
             nil
         case .adLifecycle(let event):
             event.historyEvent
+        case .playerNotified(let notification):
+            HistoryEvent(notification.eventKind, Dictionary(uniqueKeysWithValues: notification.members.dropFirst().map { ("\($0.key)", $0.value) }))
+        case .heartbeatFailing(let failures, let reason):
+            HistoryEvent(.heartbeatFailing, ["failuresInARow": "\(failures)", "reason": reason])
         case .metadataFailed(let reason):
             HistoryEvent(.metadataFailed, ["reason": reason])
         case .lineRejected(let reason):
@@ -57,6 +61,19 @@ extension DaemonNotification {
             details["reason"] = first.failureReason
         }
         return HistoryEvent(.beaconsFailed, details)
+    }
+}
+
+extension PlayerNotification {
+    /// The history entry's kind: the notification's own name.
+    fileprivate var eventKind: EventKind {
+        switch self {
+        case .stopPlayback: .stopPlayback
+        case .blackout: .blackout
+        case .liveProgramStart: .liveProgramStart
+        case .liveEventEnd: .liveEventEnd
+        case .overflowEventEnd: .overflowEventEnd
+        }
     }
 }
 

@@ -8,10 +8,15 @@ public enum EventKind: Int, Sendable, CaseIterable {
     case sessionFailed = 102001
     case metadataFailed = 103001
     case playerError = 106001
+    /// The heartbeat stopped the playback (`stopPlayback`).
+    case stopPlayback = 106201
     case lineRejected = 201001
     case beaconsFailed = 204001
     case drainTimedOut = 205001
     case applicationError = 206001
+    case blackout = 206201
+    /// A VOD playback's heartbeats failed `max-allowed-failures` times in a row; it goes on.
+    case heartbeatFailing = 206202
     case sessionStarting = 302001
     case sessionReady = 302002
     case sessionEnded = 302003
@@ -30,6 +35,9 @@ public enum EventKind: Int, Sendable, CaseIterable {
     case adCompleted = 306103
     case adSkipped = 306104
     case adBreakCompleted = 306105
+    case liveProgramStart = 306201
+    case liveEventEnd = 306202
+    case overflowEventEnd = 306203
 
     /// Where in the daemon an event comes from: the second and third digits of its code.
     public enum Area: Int, Sendable, CaseIterable {
@@ -38,8 +46,8 @@ public enum EventKind: Int, Sendable, CaseIterable {
         case metadata = 3
         case delivery = 4
         case daemon = 5
-        /// The playback: its ads as the playhead meets them, and what the player tells besides its
-        /// playhead (errors, chapters, states, consent).
+        /// The playback: its ads as the playhead meets them, what the player tells besides its
+        /// playhead (errors, chapters, states, consent), and what the heartbeat tells the player.
         case playback = 6
     }
 
@@ -50,12 +58,13 @@ public enum EventKind: Int, Sendable, CaseIterable {
 
     public var severity: EventSeverity {
         switch self {
-        case .sessionFailed, .metadataFailed, .playerError: .error
-        case .lineRejected, .beaconsFailed, .drainTimedOut, .applicationError: .warning
+        case .sessionFailed, .metadataFailed, .playerError, .stopPlayback: .error
+        case .lineRejected, .beaconsFailed, .drainTimedOut, .applicationError, .blackout, .heartbeatFailing: .warning
         case .sessionStarting, .sessionReady, .sessionEnded, .metadataApplied, .adBreaksDiscovered, .beaconsDelivered, .drainStarted,
             .chapterStarted, .chapterEnded, .chapterSkipped, .playerStateStarted, .playerStateEnded, .privacySet:
             .info
         case .adBreakStarted, .adStarted, .adCompleted, .adSkipped, .adBreakCompleted: .info
+        case .liveProgramStart, .liveEventEnd, .overflowEventEnd: .info
         }
     }
 
@@ -70,6 +79,7 @@ public enum EventKind: Int, Sendable, CaseIterable {
         case .playerError, .applicationError, .chapterStarted, .chapterEnded, .chapterSkipped, .playerStateStarted, .playerStateEnded,
             .privacySet:
             .playback
+        case .stopPlayback, .blackout, .heartbeatFailing, .liveProgramStart, .liveEventEnd, .overflowEventEnd: .playback
         }
     }
 }

@@ -110,7 +110,8 @@ public struct MediaAnalyticsTracker: Sendable {
             guard admits("ad lifecycle", into: &output) else { break }
             handle(event, now: now, wallNow: wallNow, into: &output)
         case .sessionStarting, .sessionReady, .sessionFailed, .metadataApplied, .adBreaksDiscovered, .metadataUnchanged,
-            .metadataFailed, .lineRejected, .beaconsDue, .beaconsDelivered, .beaconRetrying, .drainStarted, .drainTimedOut:
+            .metadataFailed, .lineRejected, .beaconsDue, .beaconsDelivered, .beaconRetrying, .drainStarted, .drainTimedOut,
+            .playerNotified, .heartbeatFailing:
             break
         }
         return output

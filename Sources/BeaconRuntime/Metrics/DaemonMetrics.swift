@@ -102,7 +102,7 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
             // Exported from the first error of its source on, like the per-event counters.
             Counter(label: Name.playbackErrors, dimensions: [("source", error.source.rawValue)], factory: factory).increment()
         case .sessionStarting, .sessionEnded, .drainStarted, .drainTimedOut, .playbackLoaded, .playheadObserved,
-            .playerEventObserved, .userActionObserved, .playerInformed, .adLifecycle:
+            .playerEventObserved, .userActionObserved, .playerInformed, .adLifecycle, .playerNotified, .heartbeatFailing:
             break
         }
     }

@@ -1,0 +1,106 @@
+/// The JSON body of one heartbeat (`POST endpoint`): the contract a heartbeat service implements,
+/// every key always present, `null` when unknown.
+public struct HeartbeatBody: Sendable, Equatable, Encodable {
+    /// Where the playhead is: epoch milliseconds on a program-date-time timeline, content seconds
+    /// on a media-time one.
+    public enum Playhead: Sendable, Equatable, Encodable {
+        case epochMilliseconds(Milliseconds)
+        case seconds(Double)
+
+        public init(_ tick: PlayheadTick) {
+            switch tick.timeline {
+            case .programDateTime: self = .epochMilliseconds(tick.playhead)
+            case .mediaTime: self = .seconds(Double(tick.playhead) / 1_000)
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .epochMilliseconds(let value): try container.encode(value)
+            case .seconds(let value): try container.encode(value)
+            }
+        }
+    }
+
+    public var deviceID: String
+    public var contentID: String?
+    public var catalogType: String?
+    public var primaryContentID: String?
+    /// The ad-insertion session's id, once the session is ready.
+    public var sessionID: String?
+    public var event: HeartbeatEvent
+    public var state: HeartbeatPlayState
+    public var playhead: Playhead?
+    /// The content position without stitched ads, in seconds (VOD with `record-bookmark`).
+    public var bookmark: Double?
+    public var multiStream: Bool
+    public var trackViewersCount: Bool
+    /// When it was sent, wall clock, epoch milliseconds.
+    public var ts: Milliseconds
+
+    public init(
+        deviceID: String, contentID: String?, catalogType: String?, primaryContentID: String?, sessionID: String?,
+        event: HeartbeatEvent, state: HeartbeatPlayState, playhead: Playhead?, bookmark: Double?, multiStream: Bool,
+        trackViewersCount: Bool, ts: Milliseconds
+    ) {
+        self.deviceID = deviceID
+        self.contentID = contentID
+        self.catalogType = catalogType
+        self.primaryContentID = primaryContentID
+        self.sessionID = sessionID
+        self.event = event
+        self.state = state
+        self.playhead = playhead
+        self.bookmark = bookmark
+        self.multiStream = multiStream
+        self.trackViewersCount = trackViewersCount
+        self.ts = ts
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case deviceID = "deviceId", contentID = "contentId", catalogType, primaryContentID = "primaryContentId"
+        case sessionID = "sessionId", event, state, playhead, bookmark, multiStream, trackViewersCount, ts
+    }
+
+    // Encoded by hand: a synthesized encoding leaves out nil keys, and the contract keeps every key.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(deviceID, forKey: .deviceID)
+        try container.encode(contentID, forKey: .contentID)
+        try container.encode(catalogType, forKey: .catalogType)
+        try container.encode(primaryContentID, forKey: .primaryContentID)
+        try container.encode(sessionID, forKey: .sessionID)
+        try container.encode(event, forKey: .event)
+        try container.encode(state, forKey: .state)
+        try container.encode(playhead, forKey: .playhead)
+        try container.encode(bookmark, forKey: .bookmark)
+        try container.encode(multiStream, forKey: .multiStream)
+        try container.encode(trackViewersCount, forKey: .trackViewersCount)
+        try container.encode(ts, forKey: .ts)
+    }
+}
+
+/// The JSON body sent to the concurrency endpoint when a playback loads (`start`) and ends (`stop`).
+public struct ConcurrencyBody: Sendable, Equatable, Encodable {
+    public enum Event: String, Sendable, Equatable, Encodable { case start, stop }
+
+    public var deviceID: String
+    public var contentID: String?
+    public var event: Event
+
+    public init(deviceID: String, contentID: String?, event: Event) {
+        self.deviceID = deviceID
+        self.contentID = contentID
+        self.event = event
+    }
+
+    private enum CodingKeys: String, CodingKey { case deviceID = "deviceId", contentID = "contentId", event }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(deviceID, forKey: .deviceID)
+        try container.encode(contentID, forKey: .contentID)
+        try container.encode(event, forKey: .event)
+    }
+}
