@@ -4,7 +4,7 @@ import BeaconRuntime
 
 /// An `HTTPClient` that answers each URL from a script, one answer per request in order; the last
 /// answer repeats. A held answer waits until `release()`. Every request is appended to `requests`
-/// (and to `log`, when given, to order it against other doubles).
+/// and `sent` (and to `log`, when given, to order it against other doubles).
 package final class ScriptedHTTPClient: HTTPClient {
     package enum Answer: Sendable {
         case status(Int)
