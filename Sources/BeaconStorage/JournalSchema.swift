@@ -55,7 +55,21 @@ enum JournalSchema {
         CREATE INDEX IF NOT EXISTS sessions_by_media_url ON sessions (media_url, saved_at);
         CREATE INDEX IF NOT EXISTS sessions_by_saved_at ON sessions (saved_at);
         \(clockTable)
+        \(bookmarksTable)
         PRAGMA user_version = \(version);
+        """
+
+    /// The last bookmark of each content id (`record-bookmark`): its content position and when it
+    /// was saved, on the wall clock (a bookmark outlives boots, and no schedule counts on it).
+    ///
+    /// Made at every open when missing (``additions``), without a new version: the release before
+    /// reads a journal with one more table as it is, where a new version would make it refuse the file.
+    static let bookmarksTable = """
+        CREATE TABLE IF NOT EXISTS bookmarks (
+            content_id TEXT PRIMARY KEY,
+            position_ms INTEGER NOT NULL,
+            saved_at INTEGER NOT NULL
+        );
         """
 
     /// The boot whose clock the rows' instants are on: one row, the boot's id. Times kept beside
@@ -87,6 +101,16 @@ enum JournalSchema {
 
     /// The step from each earlier version to the current one.
     static let steps: [Int64: String] = [1: fromVersion1, 2: fromVersion2]
+
+    /// Tables that no release before reads, made at every open when missing: a journal of the
+    /// current version written before they existed gets them, and keeps its version.
+    static let additions = bookmarksTable
+
+    static let saveBookmark = """
+        INSERT INTO bookmarks (content_id, position_ms, saved_at) VALUES (?1, ?2, ?3)
+        ON CONFLICT (content_id) DO UPDATE SET position_ms = excluded.position_ms, saved_at = excluded.saved_at
+        """
+    static let selectBookmark = "SELECT position_ms FROM bookmarks WHERE content_id = ?1"
 
     static let selectBoot = "SELECT boot_id FROM clock"
     static let updateBoot = "UPDATE clock SET boot_id = ?1"

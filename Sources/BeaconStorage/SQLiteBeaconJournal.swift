@@ -78,6 +78,9 @@ public final class SQLiteBeaconJournal: BeaconJournal {
                 }
             }
         }
+        try Self.perform("adding the journal's newer tables", file: path, directory: directory) { () throws(SQLiteError) in
+            try database.execute(JournalSchema.additions)
+        }
         try Self.perform("moving the journal's times to this boot's clock", file: path, directory: directory) { () throws(SQLiteError) in
             try Self.rebase(database, to: JournalClock(time), beaconMaxAge: beaconMaxAge)
         }

@@ -20,6 +20,8 @@ package actor BeaconDaemon: Service {
     private let metadataClient: any HTTPClient
     private let time: TimeSource
     private let announce: @Sendable (String) -> Void
+    /// The seconds a `load` replies as `resumePosition`: its content's bookmark, if any.
+    private let resumePosition: @Sendable (LoadOptions) -> Double?
     /// Where every output hears what the daemon did.
     private let notifications: DaemonNotificationHub
     private let logger: Logger
@@ -69,6 +71,7 @@ package actor BeaconDaemon: Service {
     ///   - announce: receives the session's JSON line when a session is ready (stdout in `run`).
     ///   - notifications: tells its subscribers what the daemon did, as it happens.
     ///   - logLinesDropped: how many log lines stderr did not take, for status.
+    ///   - resumePosition: the seconds a `load` replies as `resumePosition` (its content's bookmark), if any.
     package init(
         configuration: DaemonConfiguration,
         client: any HTTPClient,
@@ -79,8 +82,10 @@ package actor BeaconDaemon: Service {
         logger: Logger,
         announce: @escaping @Sendable (String) -> Void = { _ in },
         notifications: DaemonNotificationHub = DaemonNotificationHub(),
-        logLinesDropped: @escaping @Sendable () -> Int = { 0 }
+        logLinesDropped: @escaping @Sendable () -> Int = { 0 },
+        resumePosition: @escaping @Sendable (LoadOptions) -> Double? = { _ in nil }
     ) {
+        self.resumePosition = resumePosition
         self.configuration = configuration
         self.metadataClient = metadataClient ?? client
         self.time = time
@@ -373,7 +378,7 @@ package actor BeaconDaemon: Service {
         let waitingFor = supervisor.generation
         let result = await withCheckedContinuation { waiters.waitForLoad(generation: waitingFor, $0) }
         switch result {
-        case .success(let endpoints): return endpoints.announcement
+        case .success(let endpoints): return endpoints.announcement(resumePosition: resumePosition(options))
         case .failure(let error): return ControlReply.errorLine(error.reason)
         }
     }
