@@ -217,4 +217,16 @@ import Testing
             try await running.advance(to: running.time.now + 5_000)
         }
     }
+
+    @Test func whatWaitsIsBoundedAndTheRestCounted() async throws {
+        try await Self.running([Self.endpoint: [.held(200), .status(200)]]) { running in
+            running.load(HeartbeatOptions(flag: true, contentID: "c1"))
+            running.tick(Self.t0)
+            try await eventually("start held") { running.events == ["start"] }
+            for offset in 0..<Milliseconds(HeartbeatReporter.maxWaiting + 10) { running.tick(Self.t0 + offset) }
+            running.client.release()
+            try await eventually("the ticks handled") { running.time.sleepers.contains(running.time.now + 60_000) }
+            #expect(await running.reporter.status().counters["dropped"] == 10)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import BeaconDomain
 import Logging
+import Synchronization
 
 /// The streaming service's session heartbeat: hears the daemon's notifications, lets
 /// ``HeartbeatTracker`` decide, and carries out what it decided on a task of its own: the
@@ -16,7 +17,12 @@ package actor HeartbeatReporter: Reporter {
         case due
     }
 
+    /// The most notifications waiting for the reporter's task: it may be held by a request up to
+    /// the client's timeout while the player goes on. What comes on top is dropped and counted.
+    package static let maxWaiting = 4_096
+
     package nonisolated let name = ReporterName.heartbeat
+    private nonisolated let dropped = Atomic<Int>(0)
     private nonisolated let time: TimeSource
     private nonisolated let items: AsyncStream<Item>
     private nonisolated let continuation: AsyncStream<Item>.Continuation
@@ -59,14 +65,16 @@ package actor HeartbeatReporter: Reporter {
         self.bookmarks = bookmarks
         self.quiet = quiet
         self.publish = publish
-        (items, continuation) = AsyncStream.makeStream()
+        (items, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(Self.maxWaiting))
     }
 
     // MARK: DaemonNotificationSubscriber
 
     package nonisolated func receive(_ notification: DaemonNotification) {
         guard let input = notification.heartbeatInput else { return }
-        continuation.yield(.input(input, now: time.now(), wallNow: time.wallNow()))
+        if case .dropped = continuation.yield(.input(input, now: time.now(), wallNow: time.wallNow())) {
+            dropped.add(1, ordering: .relaxed)
+        }
     }
 
     package nonisolated func finish() {
@@ -108,6 +116,9 @@ package actor HeartbeatReporter: Reporter {
             details["contentId"] = playback.options.contentID ?? "-"
             details["syncIntervalMs"] = "\(tracker.syncInterval)"
         }
+        var counters = counters
+        let dropped = dropped.load(ordering: .relaxed)
+        if dropped > 0 { counters["dropped"] = dropped }
         return ReporterStatus(
             name: name, configured: tracker.settings.isConfigured, enabled: enabled, state: state, lastRequest: lastRequest,
             lastRequestAt: lastRequestAt, lastAnswer: lastAnswer, failuresInARow: tracker.playback?.failuresInARow ?? 0,
