@@ -168,7 +168,7 @@ package actor HeartbeatReporter: Reporter {
             case .notify(let notification):
                 guard enabled else { continue }
                 lastNotification = notification.line
-                logger.warning("heartbeat notifies the player \(notification.line)")
+                logger.notice("heartbeat notifies the player \(notification.line)")
                 publish(.playerNotified(notification))
             case .warn(let failures, let reason):
                 guard enabled else { continue }
