@@ -59,6 +59,10 @@ struct SettingsOptions: ParsableArguments {
     @Option(help: settingHelp("harmonic, mediatailor or auto: the ad-insertion service's session init and tracking document (default auto: decided per session).", .dialect, valueName: "dialect"))
     var dialect: String?
 
+    @OptionGroup(title: "Media analytics reporter ([media-analytics])") var mediaAnalytics: MediaAnalyticsSettingsOptions
+
+    @OptionGroup(title: "Heartbeat reporter ([heartbeat])") var heartbeat: HeartbeatSettingsOptions
+
     /// The settings given as flags; `socket` is the shared `--socket` option.
     func layer(socket: String?) -> SettingsLayer {
         var layer = SettingsLayer(source: .flag)
@@ -70,11 +74,13 @@ struct SettingsOptions: ParsableArguments {
         ]
         for case (let key, let text?) in texts { layer.values[key] = .text(text) }
         for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking), (.limitAdTracking, limitAdTracking)] { layer.values[key] = .boolean(flag) }
+        mediaAnalytics.add(to: &layer)
+        heartbeat.add(to: &layer)
         return layer
     }
 }
 
 /// A setting flag's help, naming the environment variable that also sets it.
-private func settingHelp(_ abstract: String, _ key: SettingKey, valueName: String? = nil) -> ArgumentHelp {
+func settingHelp(_ abstract: String, _ key: SettingKey, valueName: String? = nil) -> ArgumentHelp {
     ArgumentHelp("\(abstract) Env: \(key.environmentVariable).", valueName: valueName)
 }

@@ -254,7 +254,13 @@ import Testing
                     .socket: .text("/tmp/x y.sock"), .metadataInterval: .text("0.25"), .retention: .text("1e-05"),
                     .drainTimeout: .text("7"), .quiet: .boolean(true), .logLevel: .text("notice"), .debugTracking: .boolean(true),
                     .metricsAddress: .text("[::1]:9100"), .ifa: .text("6D92078A-8246-4BA4-AE5B-76104861E7DC"), .ifaType: .text("rida"),
-                    .limitAdTracking: .boolean(true),
+                    .limitAdTracking: .boolean(true), .mediaAnalyticsEndpoint: .text("https://c.test/"),
+                    .mediaAnalyticsTrackingServer: .text("t.test"), .mediaAnalyticsReportSuite: .text("rs"), .mediaAnalyticsOrgID: .text("o@AdobeOrg"),
+                    .mediaAnalyticsUserID: .text("u \"1\""), .mediaAnalyticsChannel: .text("c"), .mediaAnalyticsSSL: .boolean(false),
+                    .mediaAnalyticsPingInterval: .text("2.5"), .heartbeatEndpoint: .text("http://h.test"),
+                    .heartbeatConcurrencyEndpoint: .text("http://h.test/c"), .heartbeatSyncInterval: .text("0.5"),
+                    .heartbeatMaxAllowedFailures: .text("4"), .heartbeatPostSlateDuration: .text("1.5"), .heartbeatDeviceID: .text("d1"),
+                    .heartbeatHeaders: .text("X-A: 1; X-B: \"q\""),
                 ])
         ])
         let toml = SettingKey.allCases.map { "\($0.rawValue) = \(settings.tomlValue(of: $0)!)" }.joined(separator: "\n")

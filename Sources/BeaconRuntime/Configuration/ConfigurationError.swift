@@ -12,7 +12,7 @@ package struct ConfigurationError: Error, Sendable, Equatable, CustomStringConve
     }
 
     package init(key: SettingKey, source: SettingSource, reason: String) {
-        self.init(subject: "\(key.rawValue) (\(source.describe(key)))", reason: reason)
+        self.init(subject: "\(key.qualifiedName) (\(source.describe(key)))", reason: reason)
     }
 
     /// The exit status for a bad configuration (`EX_CONFIG` of sysexits.h): no tracking starts.

@@ -33,7 +33,10 @@ package enum ConfigurationFile {
         return exists(defaultPath) ? Location(path: defaultPath, namedBy: "default") : nil
     }
 
-    /// The settings a TOML document gives. Unknown keys, tables and malformed TOML are errors.
+    /// The settings a TOML document gives: top-level keys (each setting's flag name without `--`),
+    /// and each reporter's table (`[media-analytics]`, `[heartbeat]`), where its keys go without the
+    /// table's prefix (`endpoint` for `media-analytics-endpoint`). Unknown keys, other tables, a key
+    /// given both ways and malformed TOML are errors.
     package static func parse(_ text: String, path: String) throws(ConfigurationError) -> SettingsLayer {
         let table: TOMLTable
         do {
@@ -45,21 +48,41 @@ package enum ConfigurationFile {
             throw ConfigurationError(subject: "file \(path)", reason: "\(error)")
         }
         var layer = SettingsLayer(source: .file(path))
+        func take(_ key: SettingKey, _ value: SettingValue) throws(ConfigurationError) {
+            guard layer.values[key] == nil else {
+                throw ConfigurationError(
+                    key: key, source: layer.source, reason: "set twice: as \(key.rawValue) and as \(key.nameInTable) in [\(key.table?.rawValue ?? "")]")
+            }
+            layer.values[key] = value
+        }
         for (name, value) in table {
+            if let reporter = ReporterName(rawValue: name), reporter != .beacons, let settings = value.table {
+                for (innerName, innerValue) in settings {
+                    guard let key = SettingKey(table: reporter, name: innerName) else {
+                        throw ConfigurationError(subject: "\(name).\(innerName) (file \(path))", reason: "unknown key")
+                    }
+                    try take(key, settingValue(innerValue, tableAllowed: true))
+                }
+                continue
+            }
             guard let key = SettingKey(rawValue: name) else {
                 throw ConfigurationError(subject: "\(name) (file \(path))", reason: "unknown key")
             }
-            layer.values[key] = settingValue(value)
+            try take(key, settingValue(value, tableAllowed: key.table != nil))
         }
         return layer
     }
 
-    private static func settingValue(_ value: any TOMLValueConvertible) -> SettingValue {
+    /// `tableAllowed`: in a reporter's table, where a setting may be a table (`headers`).
+    private static func settingValue(_ value: any TOMLValueConvertible, tableAllowed: Bool = false) -> SettingValue {
         switch value.type {
         case .string: value.string.map(SettingValue.text) ?? .unsupported("string")
         case .int: value.int.map { .number(Double($0)) } ?? .unsupported("integer")
         case .double: value.double.map(SettingValue.number) ?? .unsupported("float")
         case .bool: value.bool.map(SettingValue.boolean) ?? .unsupported("boolean")
+        case .table where tableAllowed:
+            value.table.map { table in .table(Dictionary(table.map { ($0, settingValue($1)) }, uniquingKeysWith: { first, _ in first })) }
+                ?? .unsupported("table")
         case let other: .unsupported(other.description)
         }
     }

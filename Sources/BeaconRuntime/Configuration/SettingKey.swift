@@ -1,6 +1,8 @@
 import BeaconDomain
 /// One setting of `beaconctl run`, named as in the config file and the long flag (`metadata-interval`,
-/// `--metadata-interval`, `BEACONCTL_METADATA_INTERVAL`).
+/// `--metadata-interval`, `BEACONCTL_METADATA_INTERVAL`). A reporter's settings carry its name
+/// (`--media-analytics-endpoint`, `BEACONCTL_MEDIA_ANALYTICS_ENDPOINT`); in the file they may also
+/// go without it in the reporter's table (`endpoint` in `[media-analytics]`).
 package enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case mediaURL = "media-url"
     case trackingURL = "tracking-url"
@@ -19,6 +21,27 @@ package enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case ifaType = "ifa-type"
     case limitAdTracking = "limit-ad-tracking"
     case dialect
+    case mediaAnalyticsEndpoint = "media-analytics-endpoint"
+    case mediaAnalyticsTrackingServer = "media-analytics-tracking-server"
+    case mediaAnalyticsReportSuite = "media-analytics-report-suite"
+    case mediaAnalyticsOrgID = "media-analytics-org-id"
+    case mediaAnalyticsUserID = "media-analytics-user-id"
+    case mediaAnalyticsChannel = "media-analytics-channel"
+    case mediaAnalyticsPlayerName = "media-analytics-player-name"
+    case mediaAnalyticsSSL = "media-analytics-ssl"
+    case mediaAnalyticsPingInterval = "media-analytics-ping-interval"
+    case mediaAnalyticsAdPingInterval = "media-analytics-ad-ping-interval"
+    case heartbeatEndpoint = "heartbeat-endpoint"
+    case heartbeatConcurrencyEndpoint = "heartbeat-concurrency-endpoint"
+    case heartbeatSyncInterval = "heartbeat-sync-interval"
+    case heartbeatMaxAllowedFailures = "heartbeat-max-allowed-failures"
+    case heartbeatRecordBookmark = "heartbeat-record-bookmark"
+    case heartbeatMultiStreamMode = "heartbeat-multi-stream-mode"
+    case heartbeatPlaybackStopOnPlaybackEnd = "heartbeat-playback-stop-on-playback-end"
+    case heartbeatPostSlateDuration = "heartbeat-post-slate-duration"
+    case heartbeatTrackViewersCount = "heartbeat-track-viewers-count"
+    case heartbeatDeviceID = "heartbeat-device-id"
+    case heartbeatHeaders = "heartbeat-headers"
 
     /// The prefix of every environment variable beaconctl reads.
     package static let environmentPrefix = "BEACONCTL_"
@@ -35,6 +58,28 @@ package enum SettingKey: String, CaseIterable, Sendable, Comparable {
     }
 
     package var flag: String { "--\(rawValue)" }
+
+    /// The reporter whose table of the config file holds this key; nil for a top-level key.
+    package var table: ReporterName? {
+        ReporterName.allCases.first { $0 != .beacons && rawValue.hasPrefix($0.rawValue + "-") }
+    }
+
+    /// The key's name in its table (`endpoint`), or at the top level.
+    package var nameInTable: String {
+        guard let table else { return rawValue }
+        return String(rawValue.dropFirst(table.rawValue.count + 1))
+    }
+
+    /// How messages name the key: `metadata-interval`, `media-analytics.endpoint` (TOML's dotted key).
+    package var qualifiedName: String {
+        table.map { "\($0.rawValue).\(nameInTable)" } ?? rawValue
+    }
+
+    /// The key named `name` in the table of `table` (nil: a top-level key), or nil when there is none.
+    package init?(table: ReporterName?, name: String) {
+        guard let key = Self.allCases.first(where: { $0.table == table && $0.nameInTable == name }) else { return nil }
+        self = key
+    }
 
     /// Keys sort in the order they are declared, which is the order `config check` prints.
     package static func < (lhs: SettingKey, rhs: SettingKey) -> Bool {

@@ -22,6 +22,14 @@ extension Settings {
         case .ifaType: ifaType.isEmpty ? nil : Self.quoted(ifaType)
         case .limitAdTracking: "\(limitAdTracking)"
         case .dialect: Self.quoted(dialect?.rawValue ?? "auto")
+        case .mediaAnalyticsEndpoint, .mediaAnalyticsTrackingServer, .mediaAnalyticsReportSuite, .mediaAnalyticsOrgID,
+            .mediaAnalyticsUserID, .mediaAnalyticsChannel, .mediaAnalyticsPlayerName, .mediaAnalyticsSSL,
+            .mediaAnalyticsPingInterval, .mediaAnalyticsAdPingInterval:
+            mediaAnalytics.tomlValue(of: key)
+        case .heartbeatEndpoint, .heartbeatConcurrencyEndpoint, .heartbeatSyncInterval, .heartbeatMaxAllowedFailures,
+            .heartbeatRecordBookmark, .heartbeatMultiStreamMode, .heartbeatPlaybackStopOnPlaybackEnd,
+            .heartbeatPostSlateDuration, .heartbeatTrackViewersCount, .heartbeatDeviceID, .heartbeatHeaders:
+            heartbeat.tomlValue(of: key)
         }
     }
 

@@ -40,6 +40,10 @@ package struct Settings: Sendable, Equatable {
     package var limitAdTracking = false
     /// The ad-insertion service spoken to; nil is `auto`: decided per session.
     package var dialect: Dialect?
+    /// The `[media-analytics]` table: configured when its endpoint is set.
+    package var mediaAnalytics = MediaAnalyticsSettings()
+    /// The `[heartbeat]` table: configured when its endpoint is set.
+    package var heartbeat = HeartbeatSettings()
     /// Where each setting came from; a key not listed has its default.
     package var sources: [SettingKey: SettingSource] = [:]
 
@@ -115,11 +119,19 @@ package struct Settings: Sendable, Equatable {
         case .ifaType: ifaType = try Self.identifier(value, maxBytes: 32)
         case .limitAdTracking: limitAdTracking = try Self.boolean(value)
         case .dialect: dialect = try Self.dialect(value)
+        case .mediaAnalyticsEndpoint, .mediaAnalyticsTrackingServer, .mediaAnalyticsReportSuite, .mediaAnalyticsOrgID,
+            .mediaAnalyticsUserID, .mediaAnalyticsChannel, .mediaAnalyticsPlayerName, .mediaAnalyticsSSL,
+            .mediaAnalyticsPingInterval, .mediaAnalyticsAdPingInterval:
+            try mediaAnalytics.assign(value, to: key)
+        case .heartbeatEndpoint, .heartbeatConcurrencyEndpoint, .heartbeatSyncInterval, .heartbeatMaxAllowedFailures,
+            .heartbeatRecordBookmark, .heartbeatMultiStreamMode, .heartbeatPlaybackStopOnPlaybackEnd,
+            .heartbeatPostSlateDuration, .heartbeatTrackViewersCount, .heartbeatDeviceID, .heartbeatHeaders:
+            try heartbeat.assign(value, to: key)
         }
     }
 
     /// An identifier sent in URLs: printable ASCII without spaces, at most `maxBytes` (an empty one unsets it).
-    private static func identifier(_ value: SettingValue, maxBytes: Int) throws(Refusal) -> String {
+    static func identifier(_ value: SettingValue, maxBytes: Int) throws(Refusal) -> String {
         let expected = "must be at most \(maxBytes) printable ASCII characters without spaces, in quotes"
         let identifier = try text(value, expected)
         guard identifier.utf8.count <= maxBytes, identifier.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
@@ -128,12 +140,12 @@ package struct Settings: Sendable, Equatable {
         return identifier
     }
 
-    private static func text(_ value: SettingValue, _ expected: String) throws(Refusal) -> String {
+    static func text(_ value: SettingValue, _ expected: String) throws(Refusal) -> String {
         guard case .text(let text) = value else { throw Refusal(reason: expected) }
         return text
     }
 
-    private static func url(_ value: SettingValue) throws(Refusal) -> String {
+    static func url(_ value: SettingValue) throws(Refusal) -> String {
         let url = try text(value, "must be an http or https URL in quotes")
         if let refusal = URLPolicy.refusal(of: url) { throw Refusal(reason: refusal) }
         return url
@@ -153,20 +165,26 @@ package struct Settings: Sendable, Equatable {
         return path
     }
 
-    private static func seconds(_ value: SettingValue, atMost limit: Double = maxSeconds, _ limitText: String = "a week") throws(Refusal) -> Double {
-        let seconds: Double? =
-            switch value {
-            case .number(let number): number
-            case .text(let text): Double(text)
-            case .boolean, .unsupported: nil
-            }
-        guard let seconds, seconds.isFinite, seconds > 0, seconds <= limit else {
-            throw Refusal(reason: "must be a number of seconds above 0 and at most \(limitText)")
+    /// A number of seconds above 0 (or at least 0 with `zeroAllowed`) and at most `limit`.
+    static func seconds(
+        _ value: SettingValue, atMost limit: Double = maxSeconds, _ limitText: String = "a week", zeroAllowed: Bool = false
+    ) throws(Refusal) -> Double {
+        guard let seconds = number(value), seconds.isFinite, zeroAllowed ? seconds >= 0 : seconds > 0, seconds <= limit else {
+            throw Refusal(reason: "must be a number of seconds \(zeroAllowed ? "from 0" : "above 0") and at most \(limitText)")
         }
         return seconds
     }
 
-    private static func boolean(_ value: SettingValue) throws(Refusal) -> Bool {
+    /// A number, written as one or as text.
+    static func number(_ value: SettingValue) -> Double? {
+        switch value {
+        case .number(let number): number
+        case .text(let text): Double(text)
+        case .boolean, .table, .unsupported: nil
+        }
+    }
+
+    static func boolean(_ value: SettingValue) throws(Refusal) -> Bool {
         switch value {
         case .boolean(let flag): return flag
         case .text(let text):
@@ -175,7 +193,7 @@ package struct Settings: Sendable, Equatable {
             case "false", "no", "off", "0": return false
             default: break
             }
-        case .number, .unsupported: break
+        case .number, .table, .unsupported: break
         }
         throw Refusal(reason: "must be true or false")
     }

@@ -2,6 +2,10 @@ import BeaconDomain
 /// What a reload of the configuration does to the running settings: the keys that change at run
 /// time take their new values; the others keep theirs, and those that differ are named as needing
 /// a restart (and named again at each reload until then).
+///
+/// The reporters' tables need a restart: a reporter is built with its settings, and a session it
+/// has open with a back end keeps the endpoint and identity it started with. `quiet` applies to
+/// every reporter at once.
 package struct SettingsReload: Sendable, Equatable {
     /// The settings a running daemon can take on.
     package static let changeableAtRunTime: Set<SettingKey> = [.logLevel, .debugTracking, .quiet, .metadataInterval, .retention, .beaconMaxAge]
@@ -19,7 +23,7 @@ package struct SettingsReload: Sendable, Equatable {
         needRestart = []
         for key in SettingKey.allCases where running.tomlValue(of: key) != reloaded.tomlValue(of: key) {
             if Self.changeableAtRunTime.contains(key) {
-                changed.append("\(key.rawValue) \(running.tomlValue(of: key) ?? "unset") -> \(reloaded.tomlValue(of: key) ?? "unset")")
+                changed.append("\(key.qualifiedName) \(running.tomlValue(of: key) ?? "unset") -> \(reloaded.tomlValue(of: key) ?? "unset")")
             } else {
                 needRestart.append(key)
             }
