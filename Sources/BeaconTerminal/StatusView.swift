@@ -47,6 +47,10 @@ package enum StatusView {
         if let error = report.lastError { lines.append(field("last error", error)) }
         if let heldBack = HeldBackText.summary(of: report.adBreaks) { lines.append(field("held back", heldBack + " (events)")) }
         lines.append(field("log", counters.logLinesDropped == 0 ? "no line dropped" : "\(counters.logLinesDropped) lines dropped: stderr did not take them in time"))
+        if !report.reporters.isEmpty {
+            lines.append("reporters")
+            lines += reporterLines(report.reporters)
+        }
         if report.adBreaks.isEmpty {
             lines.append("")
             lines.append("no ad breaks known")

@@ -20,6 +20,7 @@ struct ConfigurationReloadService: Service {
     let settings: Settings
     let logLevel: SharedLogLevel
     let daemon: BeaconDaemon
+    let reporters: ReporterRegistry
     let logger: Logger
 
     func run() async {
@@ -44,10 +45,11 @@ struct ConfigurationReloadService: Service {
         let reload = SettingsReload(running: running, reloaded: reloaded)
         logLevel.level = reload.settings.logLevel
         await daemon.apply(reload.settings.runtime)
+        await reporters.setQuiet(reload.settings.quiet)
         logger.notice("configuration reloaded: \(reload.changed.isEmpty ? "nothing changed" : reload.changed.joined(separator: ", ")) file=\(file.path)")
         if !reload.needRestart.isEmpty {
             logger.warning(
-                "configuration reload: these settings need a restart to change and keep their running value keys=\(reload.needRestart.map(\.rawValue).joined(separator: ","))")
+                "configuration reload: these settings need a restart to change and keep their running value keys=\(reload.needRestart.map(\.qualifiedName).joined(separator: ","))")
         }
         if reload.settings.isDebugLogging && !running.isDebugLogging {
             logger.warning("\(reload.settings.debugLoggingWarning)")

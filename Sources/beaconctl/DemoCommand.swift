@@ -83,6 +83,7 @@ struct DemoCommand: AsyncParsableCommand {
             if listening { group.addTask { try? await controlSocket.run() } }
             let played = await withDiscardingTaskGroup { playback in
                 playback.addTask { await daemon.run() }
+                playback.addTask { await runtime.runReporters() }
                 await SimulatedPlayer(adBreak: adBreak).play(until: end) { line in _ = await runtime.lines.handle(.text(line)) }
                 let played = await daemon.statusReport()
                 daemon.stop()

@@ -133,7 +133,8 @@ struct RunCommand: AsyncParsableCommand {
         // Any service ending ends them all gracefully: the end of stdin drains like SIGTERM does.
         // They shut down in reverse order, so the daemon drains after input has stopped, and
         // metrics are served until it has drained.
-        services += [daemon, ControlSocketService(server: controlSocket)]
+        // The reporters stop after the daemon: they send what its last notifications asked for.
+        services += [ReportersService(runtime: runtime), daemon, ControlSocketService(server: controlSocket)]
         if readStandardInput { services.append(StandardInputService(lines: runtime.lines)) }
         var reloadLogger = logger.operation("reload")
         // What a reload did is always shown, whatever the log level.
@@ -141,7 +142,7 @@ struct RunCommand: AsyncParsableCommand {
         services.append(
             ConfigurationReloadService(
                 hangups: hangups, flags: flags, file: loaded.file, environment: environment, settings: settings, logLevel: logLevel,
-                daemon: daemon, logger: reloadLogger))
+                daemon: daemon, reporters: runtime.reporters, logger: reloadLogger))
         var groupLogger = Logger(label: "lifecycle")
         groupLogger.logLevel = .warning
         let group = ServiceGroup(
@@ -165,6 +166,18 @@ struct ControlSocketService: Service {
 
     func run() async throws {
         try await cancelWhenGracefulShutdown { try await server.run() }
+    }
+}
+
+/// Runs the reporters beside the daemon. The graceful shutdown's signal does not stop them: each
+/// reporter ends after the daemon's last notification, once what that asked for went out (within
+/// the drain timeout). The service then returns when its turn to stop comes, after the daemon's.
+struct ReportersService: Service {
+    let runtime: DaemonRuntime
+
+    func run() async {
+        await runtime.runReporters()
+        try? await gracefulShutdown()
     }
 }
 

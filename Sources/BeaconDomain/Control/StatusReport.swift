@@ -48,6 +48,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
     public var contentPosition: Milliseconds?
     /// The ad break and ad the playhead is in, with its offsets inside them (ms); nil in the content.
     public var adPlacement: AdPlacement?
+    /// Every reporter (beacons, media-analytics, heartbeat), configured or not, in that order.
+    public var reporters: [ReporterStatus]
 
     public init(
         apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
@@ -55,7 +57,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         dataRange: DataRange?, adBreaks: [AdBreak], counters: Counters, lastError: String? = nil,
         metadataFailures: Int = 0, nextMetadataAt: Milliseconds? = nil, initFailures: Int = 0, nextInitAt: Milliseconds? = nil,
         deliveries: [Delivery] = [], journal: Journal = Journal(state: .off), timeline: Timeline? = nil, contentPosition: Milliseconds? = nil,
-        adPlacement: AdPlacement? = nil
+        adPlacement: AdPlacement? = nil, reporters: [ReporterStatus] = []
     ) {
         self.apiLevel = apiLevel
         self.version = version
@@ -77,6 +79,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         self.timeline = timeline
         self.contentPosition = contentPosition
         self.adPlacement = adPlacement
+        self.reporters = reporters
     }
 
     /// One signaling URL of one fired tracking event, as far as its delivery went.
@@ -207,7 +210,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case apiLevel, version, state, session, playhead, lastTickAt, lastMetadataAt, dataRange, adBreaks, counters, lastError
         case metadataFailures, nextMetadataAt, initFailures, nextInitAt, deliveries, journal
-        case timeline, contentPosition, adPlacement
+        case timeline, contentPosition, adPlacement, reporters
     }
 
     public init(from decoder: any Decoder) throws {
@@ -233,6 +236,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         timeline = try container.decodeIfPresent(Timeline.self, forKey: .timeline)
         contentPosition = try container.decodeIfPresent(Milliseconds.self, forKey: .contentPosition)
         adPlacement = try container.decodeIfPresent(AdPlacement.self, forKey: .adPlacement)
+        reporters = try container.decodeIfPresent([ReporterStatus].self, forKey: .reporters) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -258,6 +262,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         try container.encode(timeline, forKey: .timeline)
         try container.encode(contentPosition, forKey: .contentPosition)
         try container.encode(adPlacement, forKey: .adPlacement)
+        try container.encode(reporters, forKey: .reporters)
     }
 
     /// The timeline times are shown on: program date time until a document says otherwise.

@@ -34,4 +34,23 @@ public struct ReporterStatus: Sendable, Equatable, Codable {
         self.counters = counters
         self.details = details
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, configured, enabled, state, lastRequest, lastRequestAt, lastAnswer, failuresInARow, counters, details
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // Absent values are written as null, as in the status document: consumers see every field.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(configured, forKey: .configured)
+        try container.encode(enabled, forKey: .enabled)
+        try container.encode(state, forKey: .state)
+        try container.encode(lastRequest, forKey: .lastRequest)
+        try container.encode(lastRequestAt, forKey: .lastRequestAt)
+        try container.encode(lastAnswer, forKey: .lastAnswer)
+        try container.encode(failuresInARow, forKey: .failuresInARow)
+        try container.encode(counters, forKey: .counters)
+        try container.encode(details, forKey: .details)
+    }
 }

@@ -11,7 +11,7 @@ import Foundation
 
 /// The composition root of `run` and `demo`: the HTTP clients (beacons, and metadata on
 /// connections of its own), the journal, the notification hub and its subscribers (event
-/// history, metrics, systemd, and what the command adds), and the daemon over them.
+/// history, metrics, systemd, the reporters, and what the command adds), and the daemon over them.
 package struct DaemonRuntime: Sendable {
     /// What differs between `run` and `demo`.
     package struct Options: Sendable {
@@ -26,6 +26,11 @@ package struct DaemonRuntime: Sendable {
         package var announce: @Sendable (String) -> Void = { _ in }
         /// Outputs of the command's own, told after the runtime's.
         package var subscribers: [any DaemonNotificationSubscriber] = []
+        /// The configured reporters besides `beacons`, each built with an HTTP client of its own.
+        package var reporters: [ReporterFactory] = []
+        /// The installation id and privacy status; nil: kept in the state directory if there is
+        /// one, else in memory.
+        package var reporterState: (any ReporterStateStore)?
 
         package init(configuration: DaemonConfiguration, http: CurlHTTPClient.Configuration) {
             self.configuration = configuration
@@ -36,6 +41,8 @@ package struct DaemonRuntime: Sendable {
     package let daemon: BeaconDaemon
     /// Reads the lines of stdin, the control socket and the demo's player.
     package let lines: ControlProtocol
+    /// `beacons` and the configured reporters.
+    package let reporters: ReporterRegistry
     package let events: EventHistoryRecorder
     package let metrics: MetricsEndpoint?
     package let notifier: SystemdNotifier<ContinuousClock>?
@@ -43,6 +50,7 @@ package struct DaemonRuntime: Sendable {
     private let metricsAddress: MetricsAddress?
     private let clients: [CurlHTTPClient]
     private let logOutput: LogOutput
+    private let quiet: Bool
 
     /// Builds the runtime; `logOutput` is the one ``startLogging(style:level:)`` returned.
     package init(_ options: Options, logOutput: LogOutput, time: TimeSource = .system) {
@@ -59,8 +67,21 @@ package struct DaemonRuntime: Sendable {
                 petInterval: Watchdog.petInterval(environment: environment, processID: ProcessInfo.processInfo.processIdentifier),
                 clock: ContinuousClock())
         }
+        let reporterState = options.reporterState ?? Self.reporterState(in: options.stateDirectory, logger: logger)
+        let beacons = BeaconsReporter(quiet: options.configuration.quiet, wallNow: { time.wallNow() })
+        var reporterClients: [CurlHTTPClient] = []
+        let reporters = ReporterRegistry(
+            [beacons]
+                + options.reporters.map { factory in
+                    let reporterClient = CurlHTTPClient(configuration: options.http)
+                    reporterClients.append(reporterClient)
+                    return factory(
+                        ReporterContext(
+                            client: reporterClient, time: time, state: reporterState, logger: Logger(label: "reporter"),
+                            version: options.configuration.version, drainTimeout: options.configuration.drainTimeout))
+                })
         let subscribers: [(any DaemonNotificationSubscriber)?] = [events, notifier, metrics?.metrics]
-        let hub = DaemonNotificationHub(subscribers.compactMap { $0 } + options.subscribers)
+        let hub = DaemonNotificationHub(subscribers.compactMap { $0 } + reporters.subscribers + options.subscribers)
         let maxAge = options.configuration.beaconMaxAge.milliseconds
         var journal: (@Sendable () throws(JournalError) -> any BeaconJournal)?
         if let lock = options.stateDirectory {
@@ -71,16 +92,46 @@ package struct DaemonRuntime: Sendable {
         }
         let daemon = BeaconDaemon(
             configuration: options.configuration, client: client, metadataClient: metadataClient, journal: journal, time: time,
-            logger: logger, announce: options.announce, notifications: hub, logLinesDropped: { logOutput.droppedLines })
+            logger: logger, announce: options.announce, notifications: hub, logLinesDropped: { logOutput.droppedLines },
+            beaconsEnabled: { beacons.isEnabled })
         self.daemon = daemon
-        self.lines = ControlProtocol(daemon: daemon, events: events)
+        self.reporters = reporters
+        self.lines = ControlProtocol(daemon: daemon, events: events, reporters: reporters)
         self.events = events
         self.metrics = metrics
         self.notifier = notifier
         self.logger = logger
         self.metricsAddress = options.metricsAddress
-        self.clients = [client, metadataClient]
+        self.clients = [client, metadataClient] + reporterClients
         self.logOutput = logOutput
+        self.quiet = options.configuration.quiet
+    }
+
+    /// The installation id and privacy status in the state directory; in memory without one, or
+    /// when the directory's files cannot be written.
+    private static func reporterState(in directory: StateDirectoryLock?, logger: Logger) -> any ReporterStateStore {
+        guard let directory else { return InMemoryReporterState() }
+        do throws(StateDirectoryLockError) {
+            // Only the daemon that holds the directory writes in it.
+            try directory.acquire()
+        } catch {
+            logger.warning("the installation id and privacy status are kept in memory until the next start: \(error)")
+            return InMemoryReporterState()
+        }
+        var random = SystemRandomNumberGenerator()
+        var problem: ReporterStateError?
+        let files = ReporterStateFiles(directory: directory.directory, using: &random, problem: &problem)
+        if let problem {
+            logger.warning("the installation id is kept in memory until the next start: \(problem)")
+        }
+        return files
+    }
+
+    /// Runs the reporters, quiet as configured, until each has sent what it had to send after the
+    /// daemon's last notification (within the drain timeout): run it beside the daemon.
+    package func runReporters() async {
+        await reporters.setQuiet(quiet)
+        await reporters.run()
     }
 
     /// Sends every log line of the process to stderr through one buffer, at `level` until a
@@ -96,7 +147,7 @@ package struct DaemonRuntime: Sendable {
     /// - Throws: ``HTTPServerError`` when the address cannot be bound.
     package func serveMetrics(logger: Logger) async throws -> HTTPServer? {
         guard let metricsAddress, let metrics else { return nil }
-        let server = try await metrics.serve(at: metricsAddress) { [daemon] in await daemon.statusReport() }
+        let server = try await metrics.serve(at: metricsAddress) { [lines] in await lines.statusReport() }
         logger.info("serving metrics url=\(server.baseURL)\(MetricsEndpoint.path)")
         if !metricsAddress.isLoopback {
             logger.warning("metrics are reachable from other hosts address=\(metricsAddress)")

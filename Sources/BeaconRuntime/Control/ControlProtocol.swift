@@ -3,14 +3,25 @@ import BeaconDomain
 /// The line protocol of stdin, the control socket and the demo's player. Each line is parsed
 /// in the task that read it; the daemon actor gets only what needs its state: a command, or a
 /// refused line to count and log (once per line). `status` is assembled from the daemon's
-/// snapshot and `events` answered from the event history, both outside the actor.
+/// snapshot and the reporters', `events` answered from the event history and `reporter` by the
+/// reporters, all outside the actor.
 package struct ControlProtocol: Sendable {
     package let daemon: BeaconDaemon
     package let events: EventHistoryRecorder
+    /// Nil where the daemon runs without reporters (tests of the daemon alone).
+    package let reporters: ReporterRegistry?
 
-    package init(daemon: BeaconDaemon, events: EventHistoryRecorder) {
+    package init(daemon: BeaconDaemon, events: EventHistoryRecorder, reporters: ReporterRegistry? = nil) {
         self.daemon = daemon
         self.events = events
+        self.reporters = reporters
+    }
+
+    /// What `status` shows: the daemon's report with every reporter's status.
+    package func statusReport() async -> StatusReport {
+        var report = await daemon.statusReport()
+        report.reporters = await reporters?.statuses() ?? []
+        return report
     }
 
     /// Answers one line of the control socket: the reply, if any, may be a stream.
@@ -23,7 +34,9 @@ package struct ControlProtocol: Sendable {
             case .failure(let error): return await refused(error.reason, line: text, from: client)
             case .success(.events(follow: true, let after)): return .stream(events.follow(after: after))
             case .success(.events(follow: false, _)): return .line(events.reply().jsonLine())
-            case .success(.status): return .line(await daemon.statusReport().jsonLine())
+            case .success(.status): return .line(await statusReport().jsonLine())
+            case .success(.reporter(let command)):
+                return .line(await reporters?.perform(command) ?? ControlReply.errorLine("this daemon runs no reporters"))
             case .success(let command): return await daemon.perform(command, line: text, from: client).map { .line($0) } ?? .none
             }
         }

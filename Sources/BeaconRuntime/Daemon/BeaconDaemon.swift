@@ -72,6 +72,8 @@ package actor BeaconDaemon: Service {
     ///   - notifications: tells its subscribers what the daemon did, as it happens.
     ///   - logLinesDropped: how many log lines stderr did not take, for status.
     ///   - resumePosition: the seconds a `load` replies as `resumePosition` (its content's bookmark), if any.
+    ///   - beaconsEnabled: whether the `beacons` reporter is enabled, read as each batch of requests
+    ///     leaves; disabled, the batch is handled as in quiet mode (not sent, reporting state done).
     package init(
         configuration: DaemonConfiguration,
         client: any HTTPClient,
@@ -83,7 +85,8 @@ package actor BeaconDaemon: Service {
         announce: @escaping @Sendable (String) -> Void = { _ in },
         notifications: DaemonNotificationHub = DaemonNotificationHub(),
         logLinesDropped: @escaping @Sendable () -> Int = { 0 },
-        resumePosition: @escaping @Sendable (LoadOptions) -> Double? = { _ in nil }
+        resumePosition: @escaping @Sendable (LoadOptions) -> Double? = { _ in nil },
+        beaconsEnabled: @escaping @Sendable () -> Bool = { true }
     ) {
         self.resumePosition = resumePosition
         self.configuration = configuration
@@ -93,7 +96,7 @@ package actor BeaconDaemon: Service {
         self.deliveries = DeliveryCoordinator(
             queue: DeliveryQueue(perHostLimit: configuration.maxInFlightPerHost, totalLimit: configuration.maxInFlight),
             retryPolicy: RetryPolicy(backoff: configuration.retryBackoff, maxAge: configuration.beaconMaxAge.milliseconds))
-        let pump = DeliveryPump(sender: BeaconSender(client: client, quiet: configuration.quiet))
+        let pump = DeliveryPump(sender: BeaconSender(client: client, quiet: configuration.quiet), beaconsEnabled: beaconsEnabled)
         self.announce = announce
         self.notifications = notifications
         self.logger = logger

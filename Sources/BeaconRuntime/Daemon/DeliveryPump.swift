@@ -6,6 +6,8 @@ import Synchronization
 /// timer (``Wakeup``) wakes the daemon when a retry falls due.
 final class DeliveryPump: Sendable {
     private let sender: Mutex<BeaconSender>
+    /// Whether the `beacons` reporter is enabled: when it is not, a batch is handled as in quiet mode.
+    private let beaconsEnabled: @Sendable () -> Bool
     /// Deliveries whose request may leave now, a batch at a time.
     private let started: AsyncStream<[BeaconDelivery]>
     private let startedInput: AsyncStream<[BeaconDelivery]>.Continuation
@@ -14,8 +16,9 @@ final class DeliveryPump: Sendable {
     /// Results of requests, taken in batches: one journal commit for all that finished meanwhile.
     let results = Handover<(key: BeaconDelivery.Key, result: RequestResult)>()
 
-    init(sender: BeaconSender) {
+    init(sender: BeaconSender, beaconsEnabled: @escaping @Sendable () -> Bool = { true }) {
         self.sender = Mutex(sender)
+        self.beaconsEnabled = beaconsEnabled
         (started, startedInput) = AsyncStream.makeStream()
     }
 
@@ -39,7 +42,8 @@ final class DeliveryPump: Sendable {
     func run() async {
         await withDiscardingTaskGroup { group in
             for await batch in started {
-                let sender = sender.withLock { $0 }
+                var sender = sender.withLock { $0 }
+                if !beaconsEnabled() { sender.quiet = true }
                 group.addTask {
                     await sender.send(batch.map(\.sentURL)) { index, result in
                         // Reported under the URL as in the metadata: the one logs and history show, never an expanded [IFA].

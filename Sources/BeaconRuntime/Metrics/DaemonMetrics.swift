@@ -46,6 +46,7 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
     private let metadataAge: AbsentWhenUnknownGauge
     private let lastTickAge: AbsentWhenUnknownGauge
     private let logLinesDropped: Counter
+    private let reporters: ReporterMetrics
     /// The status's count of dropped log lines at the last scrape: the counter grows by the difference.
     private let logLinesDroppedSeen = Mutex(0)
 
@@ -71,6 +72,7 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
         metadataAge = AbsentWhenUnknownGauge(label: Name.metadataAge, factory: factory)
         lastTickAge = AbsentWhenUnknownGauge(label: Name.lastTickAge, factory: factory)
         logLinesDropped = Counter(label: Name.logLinesDropped, factory: factory)
+        reporters = ReporterMetrics(factory: factory)
     }
 
     /// Records what the daemon just did.
@@ -120,6 +122,7 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
             return report.counters.logLinesDropped - seen
         }
         if newlyDropped > 0 { logLinesDropped.increment(by: newlyDropped) }
+        reporters.observe(report.reporters)
     }
 
     /// `sent` (answered 2xx), `failed` (another status, or no answer), `refused` (not an allowed URL),

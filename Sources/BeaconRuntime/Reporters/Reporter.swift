@@ -13,5 +13,7 @@ package protocol Reporter: DaemonNotificationSubscriber {
     func run() async
     /// Switches sending on or off at run time; what it knows is kept either way.
     func setEnabled(_ enabled: Bool) async
+    /// `--quiet` (and its reload): compute everything, send nothing.
+    func setQuiet(_ quiet: Bool) async
     func status() async -> ReporterStatus
 }

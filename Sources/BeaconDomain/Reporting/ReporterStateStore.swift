@@ -1,0 +1,22 @@
+/// What the reporters keep per box across restarts: the installation id (media analytics'
+/// `appInstallationId`) and the viewer's privacy status. Kept in the state directory, or in memory
+/// without one.
+package protocol ReporterStateStore: Sendable {
+    /// Created once, then always the same.
+    func installationID() -> String
+    /// ``PrivacyStatus/optIn`` until the viewer said otherwise.
+    func privacyStatus() -> PrivacyStatus
+    /// Kept from now on, even when writing it fails (the next start then reads the previous one).
+    func setPrivacyStatus(_ status: PrivacyStatus) throws(ReporterStateError)
+}
+
+/// Why per-box state could not be written.
+package struct ReporterStateError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var reason: String
+
+    package init(reason: String) {
+        self.reason = reason
+    }
+
+    package var description: String { reason }
+}

@@ -1,0 +1,86 @@
+import BeaconDomain
+import BeaconRuntime
+import Foundation
+import Testing
+
+/// The reporters of the real binary, switched with `beaconctl send`: `beacons` disabled sends no
+/// beacon (its events are done, as in quiet mode), enabled again it sends the next ones; `status`
+/// shows each reporter.
+@Suite struct ReporterTests {
+    static let first = Ads.t0 + 5_000
+    static let second = Ads.t0 + 30_000
+    static let third = Ads.t0 + 55_000
+
+    func send(_ daemon: DaemonProcess, _ words: String) async throws -> String {
+        let result = try await runBeaconctl(["send", "--socket", daemon.socketPath] + words.split(separator: " ").map(String.init))
+        #expect(result.status == 0, "\(words): \(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .newlines)
+    }
+
+    @Test func disablingBeaconsStopsThemAndEnablingResumesThem() async throws {
+        try await withPlayback(adBreaks: { service in
+            [
+                Ads.adBreak(id: "p1", start: Self.first, on: service), Ads.adBreak(id: "p2", start: Self.second, on: service),
+                Ads.adBreak(id: "p3", start: Self.third, on: service),
+            ]
+        }) { service, daemon in
+            let list = try JSONDecoder().decode(ReporterList.self, from: Data(try await send(daemon, "reporter list").utf8))
+            #expect(list.reporters.map(\.name) == [.beacons, .mediaAnalytics, .heartbeat])
+            #expect(list.reporters.map(\.enabled) == [true, false, false])
+            #expect(list.reporters.map(\.state) == ["sending", "not configured", "not configured"])
+
+            var feed = TickFeed(from: Ads.t0)
+            feed.play(to: Self.first + 15_000)
+            daemon.send(feed.lines)
+            try await eventually("the first ad's beacons") { Ads.playbackTypes.allSatisfy { service.beaconCount(ad: "p1-a1", $0) == 1 } }
+
+            let disabled = try JSONDecoder().decode(ReporterStatus.self, from: Data(try await send(daemon, "reporter disable beacons").utf8))
+            #expect(disabled.enabled == false)
+            #expect(disabled.state == "disabled")
+            feed = TickFeed(from: Self.first + 15_000)
+            feed.play(to: Self.second + 15_000)
+            daemon.send(feed.lines)
+            let quietly = try await daemon.waitForStatus("the second ad's events done") { report in
+                Ads.playbackTypes.allSatisfy { report.state(ofAd: "p2-a1", $0) == .done }
+            }
+            #expect(quietly.reporters.first?.counters["notSent"] == Ads.playbackTypes.count)
+
+            let enabled = try JSONDecoder().decode(ReporterStatus.self, from: Data(try await send(daemon, "reporter enable beacons").utf8))
+            #expect(enabled.enabled && enabled.state == "sending")
+            feed = TickFeed(from: Self.second + 15_000)
+            feed.play(to: Self.third + 15_000)
+            daemon.send(feed.lines)
+            try await eventually("the third ad's beacons") { Ads.playbackTypes.allSatisfy { service.beaconCount(ad: "p3-a1", $0) == 1 } }
+
+            // The sink may answer before the daemon has recorded the answers.
+            let status = try await daemon.waitForStatus("the third ad's beacons counted") {
+                $0.reporters.first?.counters["sent"] == 2 * Ads.playbackTypes.count
+            }
+            let beacons = try #require(status.reporters.first)
+            #expect(beacons.name == .beacons && beacons.enabled)
+            #expect(beacons.failuresInARow == 0)
+            #expect(beacons.lastAnswer == "200")
+            let human = try await runBeaconctl(["status", "--socket", daemon.socketPath])
+            #expect(human.stdout.contains("reporters"), "\(human.stdout)")
+            #expect(human.stdout.split(separator: "\n").contains { $0.hasPrefix("  media-analytics") && $0.hasSuffix("not configured") })
+
+            try await finish(daemon)
+            for type in Ads.playbackTypes {
+                #expect(service.beaconCount(ad: "p2-a1", type) == 0, "\(type) fired while beacons were disabled")
+            }
+            expectEachPlaybackEventOnce(service, ads: ["p1-a1", "p3-a1"])
+        }
+    }
+
+    @Test func anUnknownOrUnconfiguredReporterIsRefused() async throws {
+        try await withPlayback(adBreaks: { _ in [] }) { _, daemon in
+            let unknown = try await runBeaconctl(["send", "--socket", daemon.socketPath, "reporter", "enable", "adobe"])
+            #expect(unknown.status == 1)
+            #expect(unknown.stdout.contains("unknown reporter 'adobe'"), "\(unknown.stdout)")
+            let unconfigured = try await runBeaconctl(["send", "--socket", daemon.socketPath, "reporter", "enable", "heartbeat"])
+            #expect(unconfigured.status == 1)
+            #expect(unconfigured.stdout.contains("reporter heartbeat is not configured"), "\(unconfigured.stdout)")
+            try await finish(daemon)
+        }
+    }
+}
