@@ -44,6 +44,8 @@ struct RunCommand: AsyncParsableCommand {
               reporter list | reporter enable <name> | reporter disable <name>   (beacons, media-analytics, heartbeat)
               status   (replies with the status JSON)
               events | events follow [N]   (the event history; on the socket, follow streams new entries)
+              reporter list | reporter enable NAME | reporter disable NAME
+                (NAME: beacons, media-analytics, heartbeat; disabled, beacons are computed and not sent)
 
             Every beacon delivery and the session are journaled in --state-dir: after a restart, a 'load' of \
             the same session (or --media-url) resumes it, and beacons still due are sent; none is sent twice, \
@@ -55,10 +57,12 @@ struct RunCommand: AsyncParsableCommand {
             SIGTERM, SIGINT and the end of stdin drain: what is due now gets --drain-timeout to finish, \
             beacons waiting for a retry stay due in the journal, then exit 0. SIGHUP re-reads the config \
             file and applies log-level, debug-tracking, quiet, metadata-interval, retention and \
-            beacon-max-age at once; other settings need a restart, an invalid file is logged and ignored.
+            beacon-max-age at once (quiet for every reporter); other settings, the reporters' included, need a \
+            restart; an invalid file is logged and ignored.
 
             Settings: each flag below but --stdin and --config may also come from the environment variable \
-            it names (BEACONCTL_<KEY>) or from the TOML config file (key = the flag's name without '--'). \
+            it names (BEACONCTL_<KEY>) or from the TOML config file (key = the flag's name without '--'; a \
+            reporter's keys may also go without its prefix in its table: endpoint in [media-analytics]). \
             Flags win over the environment, which wins over the file, which wins over the defaults. The file \
             is --config, else $BEACONCTL_CONFIG, else /etc/beaconctl/beaconctl.toml when it exists. \
             'beaconctl config check' shows the effective settings. An invalid setting, an unknown key or \

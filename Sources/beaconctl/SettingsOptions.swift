@@ -59,9 +59,9 @@ struct SettingsOptions: ParsableArguments {
     @Option(help: settingHelp("harmonic, mediatailor or auto: the ad-insertion service's session init and tracking document (default auto: decided per session).", .dialect, valueName: "dialect"))
     var dialect: String?
 
-    @OptionGroup(title: "Media analytics reporter ([media-analytics])") var mediaAnalytics: MediaAnalyticsSettingsOptions
+    @OptionGroup var mediaAnalytics: MediaAnalyticsSettingsOptions
 
-    @OptionGroup(title: "Heartbeat reporter ([heartbeat])") var heartbeat: HeartbeatSettingsOptions
+    @OptionGroup var heartbeat: HeartbeatSettingsOptions
 
     /// The settings given as flags; `socket` is the shared `--socket` option.
     func layer(socket: String?) -> SettingsLayer {

@@ -83,4 +83,32 @@ import Testing
             try await finish(daemon)
         }
     }
+
+    @Test func aBadReporterSettingExits78NamingItAndConfigCheckListsThem() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.file("r.toml")
+        try "[heartbeat]\nendpoint = \"https://hb.test/beat\"\nheaders = { \"X-Api-Key\" = \"k\" }\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let check = try await runBeaconctl(["config", "check", file], environment: ["BEACONCTL_MEDIA_ANALYTICS_PING_INTERVAL": "5"])
+        #expect(check.status == 0, "\(check.stderr)")
+        let lines = check.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("heartbeat.endpoint = \"https://hb.test/beat\"  # file \(file)"), "\(check.stdout)")
+        #expect(lines.contains("heartbeat.headers = { \"X-Api-Key\" = \"k\" }  # file \(file)"))
+        #expect(lines.contains("media-analytics.ping-interval = 5  # env BEACONCTL_MEDIA_ANALYTICS_PING_INTERVAL"))
+        #expect(lines.contains("# media-analytics.endpoint is not set  # default"))
+
+        let badVariable = try await runBeaconctl(["config", "check", file], environment: ["BEACONCTL_HEARTBEAT_SYNC_INTERVAL": "-1"])
+        #expect(badVariable.status == 78)
+        #expect(
+            badVariable.stderr.contains(
+                "heartbeat.sync-interval (env BEACONCTL_HEARTBEAT_SYNC_INTERVAL): must be a number of seconds above 0 and at most a week"),
+            "\(badVariable.stderr)")
+        let badFlag = try await runBeaconctl(
+            ["run", "--config", file, "--media-analytics-endpoint", "ftp://collect.test", "--socket", directory.file("s.sock")])
+        #expect(badFlag.status == 78)
+        #expect(
+            badFlag.stderr.contains("media-analytics.endpoint (flag --media-analytics-endpoint): scheme 'ftp' is not http or https"),
+            "\(badFlag.stderr)")
+    }
 }
