@@ -114,6 +114,7 @@ struct RunCommand: AsyncParsableCommand {
         runtimeOptions.metricsAddress = settings.metricsAddress
         runtimeOptions.environment = environment
         runtimeOptions.announce = StandardOutput.writeLine
+        runtimeOptions.reporters = DaemonRuntime.reporters(configuredBy: settings)
         LargeAllocations.keepOnOwnPages()
         let runtime = DaemonRuntime(runtimeOptions, logOutput: logOutput)
         let daemon = runtime.daemon

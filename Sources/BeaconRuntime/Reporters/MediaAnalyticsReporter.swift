@@ -32,7 +32,8 @@ package actor MediaAnalyticsReporter: Reporter {
     private let logger: Logger
     private let drainTimeout: Milliseconds
     private let configured: Bool
-    private let quiet: Bool
+    /// Changed by a reload (``setQuiet(_:)``), from the next request on.
+    private var quiet: Bool
     private let debugTracing: Bool
     private var core: MediaAnalyticsReporting
     private var random = SystemRandomNumberGenerator()
@@ -84,6 +85,10 @@ package actor MediaAnalyticsReporter: Reporter {
         self.enabled = enabled
         input.yield(Stamped(input: .enabled(enabled), now: time.now(), wallNow: time.wallNow()))
         logger.info("media-analytics \(enabled ? "enabled" : "disabled")")
+    }
+
+    package func setQuiet(_ quiet: Bool) async {
+        self.quiet = quiet
     }
 
     package func status() async -> ReporterStatus {

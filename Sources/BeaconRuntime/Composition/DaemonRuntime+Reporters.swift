@@ -1,0 +1,20 @@
+import BeaconDomain
+
+extension DaemonRuntime {
+    /// The reporters `settings` configure, besides `beacons`, each to be built by the runtime with
+    /// an HTTP client of its own.
+    package static func reporters(configuredBy settings: Settings) -> [ReporterFactory] {
+        var factories: [ReporterFactory] = []
+        if settings.mediaAnalytics.isConfigured {
+            let analytics = settings.mediaAnalytics
+            let (quiet, debugTracking) = (settings.quiet, settings.debugTracking)
+            factories.append { context in
+                MediaAnalyticsReporter(
+                    settings: analytics, version: context.version, installationID: context.state.installationID(), http: context.client,
+                    time: context.time, logger: context.logger, drainTimeout: context.drainTimeout, quiet: quiet,
+                    debugTracing: debugTracking)
+            }
+        }
+        return factories
+    }
+}
