@@ -11,9 +11,12 @@ import Testing
 /// The reporters the runtime holds: `reporter list|enable|disable` answered outside the daemon,
 /// every reporter in status, each built in the composition root beside the daemon.
 @Suite(.timeLimit(.minutes(1))) struct ReporterRegistryTests {
-    static func runtime(quiet: Bool = false, recording: Recorder<RecordingReporter>) -> DaemonRuntime {
+    static func runtime(
+        quiet: Bool = false, state: (any ReporterStateStore)? = nil, recording: Recorder<RecordingReporter>
+    ) -> DaemonRuntime {
         var options = DaemonRuntimeTests.options(subscribers: [])
         options.configuration.quiet = quiet
+        options.reporterState = state
         options.reporters = [{ context in
             let reporter = RecordingReporter(context: context, endpoint: nil)
             recording.append(reporter)
@@ -102,5 +105,32 @@ import Testing
         #expect(await runtime.reporters.statuses().prefix(2).map(\.state) == ["quiet", "quiet"])
         await runtime.reporters.setQuiet(false)
         #expect(await runtime.reporters.statuses().prefix(2).map(\.state) == ["sending", "recording"])
+    }
+
+    @Test func thePrivacyStatusKeptIsToldToTheReportersAtStartAndEachChangeIsWritten() async throws {
+        let state = InMemoryReporterState()
+        try state.setPrivacyStatus(.optOut)
+        let recording = Recorder<RecordingReporter>()
+        let runtime = Self.runtime(state: state, recording: recording)
+        let reporter = try #require(recording.all.first)
+        await withDiscardingTaskGroup { group in
+            group.addTask { await runtime.daemon.run() }
+            group.addTask { await runtime.runReporters() }
+            await runtime.daemon.waitUntilSettled()
+            runtime.daemon.stop()
+        }
+        #expect(reporter.heard.first == "playerInformed", "told before the daemon's first notification")
+
+        let keeper = PrivacyStatusKeeper(state: state, logger: Logger(label: "test"))
+        keeper.receive(.playerInformed(.privacy(.unknown)))
+        keeper.receive(.playerInformed(.privacy(.optIn)))
+        keeper.finish()
+        await keeper.run()
+        #expect(state.privacyStatus() == .optIn, "the last change wins")
+        let silent = RecordingReporter()
+        keeper.restore(to: [silent])
+        silent.finish()
+        await silent.run()
+        #expect(silent.heard.isEmpty, "opt-in is the default: nothing to tell")
     }
 }

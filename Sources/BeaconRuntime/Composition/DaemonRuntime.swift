@@ -43,6 +43,8 @@ package struct DaemonRuntime: Sendable {
     package let lines: ControlProtocol
     /// `beacons` and the configured reporters.
     package let reporters: ReporterRegistry
+    /// Writes the viewer's privacy status to the per-box state as it changes.
+    private let privacy: PrivacyStatusKeeper
     package let events: EventHistoryRecorder
     package let metrics: MetricsEndpoint?
     package let notifier: SystemdNotifier<ContinuousClock>?
@@ -80,7 +82,9 @@ package struct DaemonRuntime: Sendable {
                             client: reporterClient, time: time, state: reporterState, logger: Logger(label: "reporter"),
                             version: options.configuration.version, drainTimeout: options.configuration.drainTimeout))
                 })
-        let subscribers: [(any DaemonNotificationSubscriber)?] = [events, notifier, metrics?.metrics]
+        let privacy = PrivacyStatusKeeper(state: reporterState, logger: logger)
+        privacy.restore(to: reporters.subscribers)
+        let subscribers: [(any DaemonNotificationSubscriber)?] = [events, notifier, metrics?.metrics, privacy]
         let hub = DaemonNotificationHub(subscribers.compactMap { $0 } + reporters.subscribers + options.subscribers)
         let maxAge = options.configuration.beaconMaxAge.milliseconds
         var journal: (@Sendable () throws(JournalError) -> any BeaconJournal)?
@@ -96,6 +100,7 @@ package struct DaemonRuntime: Sendable {
             beaconsEnabled: { beacons.isEnabled })
         self.daemon = daemon
         self.reporters = reporters
+        self.privacy = privacy
         self.lines = ControlProtocol(daemon: daemon, events: events, reporters: reporters)
         self.events = events
         self.metrics = metrics
@@ -131,7 +136,9 @@ package struct DaemonRuntime: Sendable {
     /// daemon's last notification (within the drain timeout): run it beside the daemon.
     package func runReporters() async {
         await reporters.setQuiet(quiet)
+        async let kept: Void = privacy.run()
         await reporters.run()
+        await kept
     }
 
     /// Sends every log line of the process to stderr through one buffer, at `level` until a
