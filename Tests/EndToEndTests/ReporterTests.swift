@@ -76,7 +76,7 @@ import Testing
         try await withPlayback(adBreaks: { _ in [] }) { _, daemon in
             let unknown = try await runBeaconctl(["send", "--socket", daemon.socketPath, "reporter", "enable", "adobe"])
             #expect(unknown.status == 1)
-            #expect(unknown.stdout.contains("unknown reporter 'adobe'"), "\(unknown.stdout)")
+            #expect(unknown.stdout.contains("reporter 'adobe' is unknown"), "\(unknown.stdout)")
             let unconfigured = try await runBeaconctl(["send", "--socket", daemon.socketPath, "reporter", "enable", "heartbeat"])
             #expect(unconfigured.status == 1)
             #expect(unconfigured.stdout.contains("reporter heartbeat is not configured"), "\(unconfigured.stdout)")

@@ -29,19 +29,6 @@ import Testing
         await runtime.lines.handle(.text(line))
     }
 
-    @Test func theLineProtocolReadsTheThreeReporterCommands() throws {
-        #expect(try LineParser.parse("reporter list").get() == .reporter(.list))
-        #expect(try LineParser.parse("reporter  enable   media-analytics").get() == .reporter(.enable(.mediaAnalytics)))
-        #expect(try LineParser.parse("reporter disable beacons").get() == .reporter(.disable(.beacons)))
-        #expect(LineParser.parse("reporter") == .failure(LineError("'reporter' needs an argument")))
-        #expect(
-            LineParser.parse("reporter enable adobe")
-                == .failure(LineError("unknown reporter 'adobe' (one of beacons, media-analytics, heartbeat)")))
-        #expect(
-            LineParser.parse("reporter list all")
-                == .failure(LineError("'reporter' takes 'list', 'enable NAME' or 'disable NAME' (NAME: beacons, media-analytics, heartbeat)")))
-    }
-
     @Test func listShowsEveryReporterInOrderTheConfiguredOnesEnabled() async throws {
         let runtime = Self.runtime(recording: Recorder())
         let line = try #require(await reply(runtime, "reporter list"))

@@ -32,7 +32,6 @@ public enum LineParser {
             guard let seconds = Double(value) else { return .failure(LineError("'\(value.prefix(40))' is not a number of seconds")) }
             return position(seconds).map { .playhead(PlayheadTick(playhead: $0, timeline: .mediaTime)) }
         case ("load", let argument?): return parseLoad(argument)
-        case ("reporter", let argument?): return ReporterCommand.parse(argument).map { .reporter($0) }
         case ("events", nil): return .success(.events(follow: false, after: nil))
         case ("events", let argument?): return parseEventsFollow(argument)
         case ("rate", let value?):
@@ -40,7 +39,7 @@ public enum LineParser {
                 return .failure(LineError("rate '\(value.prefix(40))' is not a finite non-negative number"))
             }
             return .success(.player(.rate(rate)))
-        case ("playhead", nil), ("position", nil), ("load", nil), ("rate", nil), ("reporter", nil):
+        case ("playhead", nil), ("position", nil), ("load", nil), ("rate", nil):
             return .failure(LineError("'\(word)' needs an argument"))
         case (_, nil):
             if let command = bareCommands[word] { return .success(command) }
