@@ -42,6 +42,27 @@ import Testing
                     # ifa-type is not set  # default
                     limit-ad-tracking = false  # default
                     dialect = "auto"  # default
+                    # media-analytics.endpoint is not set  # default
+                    # media-analytics.tracking-server is not set  # default
+                    # media-analytics.report-suite is not set  # default
+                    # media-analytics.org-id is not set  # default
+                    # media-analytics.user-id is not set  # default
+                    # media-analytics.channel is not set  # default
+                    media-analytics.player-name = "beaconctl"  # default
+                    media-analytics.ssl = true  # default
+                    media-analytics.ping-interval = 10  # default
+                    media-analytics.ad-ping-interval = 1  # default
+                    # heartbeat.endpoint is not set  # default
+                    # heartbeat.concurrency-endpoint is not set  # default
+                    heartbeat.sync-interval = 60  # default
+                    heartbeat.max-allowed-failures = 2  # default
+                    heartbeat.record-bookmark = false  # default
+                    heartbeat.multi-stream-mode = false  # default
+                    heartbeat.playback-stop-on-playback-end = true  # default
+                    heartbeat.post-slate-duration = 0  # default
+                    heartbeat.track-viewers-count = false  # default
+                    # heartbeat.device-id is not set  # default
+                    # heartbeat.headers is not set  # default
                     """)
         }
     }
