@@ -3,37 +3,37 @@ import BeaconRuntime
 
 /// The flags of the `[heartbeat]` table; like every setting flag, text until `Settings` validates it.
 struct HeartbeatSettingsOptions: ParsableArguments {
-    @Option(help: settingHelp("Heartbeat service URL: enables the heartbeat reporter (default: off).", .heartbeatEndpoint, valueName: "url"))
+    @Option(name: .customLong("heartbeat-endpoint"), help: settingHelp("Heartbeat service URL: enables the heartbeat reporter (default: off).", .heartbeatEndpoint, valueName: "url"))
     var heartbeatEndpoint: String?
 
-    @Option(help: settingHelp("Where stream starts and stops are counted against the account's limit (default: none).", .heartbeatConcurrencyEndpoint, valueName: "url"))
+    @Option(name: .customLong("heartbeat-concurrency-endpoint"), help: settingHelp("Where stream starts and stops are counted against the account's limit (default: none).", .heartbeatConcurrencyEndpoint, valueName: "url"))
     var heartbeatConcurrencyEndpoint: String?
 
-    @Option(help: settingHelp("Seconds between heartbeats; a playback's freq overrides it (default 60).", .heartbeatSyncInterval, valueName: "seconds"))
+    @Option(name: .customLong("heartbeat-sync-interval"), help: settingHelp("Seconds between heartbeats; a playback's freq overrides it (default 60).", .heartbeatSyncInterval, valueName: "seconds"))
     var heartbeatSyncInterval: String?
 
-    @Option(help: settingHelp("Failed heartbeats in a row that stop a live playback (default 2).", .heartbeatMaxAllowedFailures, valueName: "count"))
+    @Option(name: .customLong("heartbeat-max-allowed-failures"), help: settingHelp("Failed heartbeats in a row that stop a live playback (default 2).", .heartbeatMaxAllowedFailures, valueName: "count"))
     var heartbeatMaxAllowedFailures: String?
 
-    @Flag(inversion: .prefixedNo, help: settingHelp("Keep the last position of each VOD content id (default false).", .heartbeatRecordBookmark))
+    @Flag(name: .customLong("heartbeat-record-bookmark"), inversion: .prefixedNo, help: settingHelp("Keep the last position of each VOD content id (default false).", .heartbeatRecordBookmark))
     var heartbeatRecordBookmark: Bool?
 
-    @Flag(inversion: .prefixedNo, help: settingHelp("Send multiStream true: one of several streams on this box (default false).", .heartbeatMultiStreamMode))
+    @Flag(name: .customLong("heartbeat-multi-stream-mode"), inversion: .prefixedNo, help: settingHelp("Send multiStream true: one of several streams on this box (default false).", .heartbeatMultiStreamMode))
     var heartbeatMultiStreamMode: Bool?
 
-    @Flag(inversion: .prefixedNo, help: settingHelp("Stop a live playback when its playhead passes liveEndTime (default true).", .heartbeatPlaybackStopOnPlaybackEnd))
+    @Flag(name: .customLong("heartbeat-playback-stop-on-playback-end"), inversion: .prefixedNo, help: settingHelp("Stop a live playback when its playhead passes liveEndTime (default true).", .heartbeatPlaybackStopOnPlaybackEnd))
     var heartbeatPlaybackStopOnPlaybackEnd: Bool?
 
-    @Option(help: settingHelp("Seconds the post-slate of an overflow event plays before overflowEventEnd (default 0).", .heartbeatPostSlateDuration, valueName: "seconds"))
+    @Option(name: .customLong("heartbeat-post-slate-duration"), help: settingHelp("Seconds the post-slate of an overflow event plays before overflowEventEnd (default 0).", .heartbeatPostSlateDuration, valueName: "seconds"))
     var heartbeatPostSlateDuration: String?
 
-    @Flag(inversion: .prefixedNo, help: settingHelp("Send trackViewersCount true (default false).", .heartbeatTrackViewersCount))
+    @Flag(name: .customLong("heartbeat-track-viewers-count"), inversion: .prefixedNo, help: settingHelp("Send trackViewersCount true (default false).", .heartbeatTrackViewersCount))
     var heartbeatTrackViewersCount: Bool?
 
-    @Option(help: settingHelp("The box's id as sent (default: a stable id derived from /etc/machine-id).", .heartbeatDeviceID, valueName: "id"))
+    @Option(name: .customLong("heartbeat-device-id"), help: settingHelp("The box's id as sent (default: a stable id derived from /etc/machine-id).", .heartbeatDeviceID, valueName: "id"))
     var heartbeatDeviceID: String?
 
-    @Option(help: settingHelp("Extra request headers, 'Name: value' pairs separated by ';' (in the file: a table of strings).", .heartbeatHeaders, valueName: "headers"))
+    @Option(name: .customLong("heartbeat-headers"), help: settingHelp("Extra request headers, 'Name: value' pairs separated by ';' (in the file: a table of strings).", .heartbeatHeaders, valueName: "headers"))
     var heartbeatHeaders: String?
 
     func add(to layer: inout SettingsLayer) {

@@ -3,34 +3,34 @@ import BeaconRuntime
 
 /// The flags of the `[media-analytics]` table; like every setting flag, text until `Settings` validates it.
 struct MediaAnalyticsSettingsOptions: ParsableArguments {
-    @Option(help: settingHelp("Media Collection API base URL: enables the media-analytics reporter (default: off).", .mediaAnalyticsEndpoint, valueName: "url"))
+    @Option(name: .customLong("media-analytics-endpoint"), help: settingHelp("Media Collection API base URL: enables the media-analytics reporter (default: off).", .mediaAnalyticsEndpoint, valueName: "url"))
     var mediaAnalyticsEndpoint: String?
 
-    @Option(help: settingHelp("Adobe Analytics tracking server (analytics.trackingServer).", .mediaAnalyticsTrackingServer, valueName: "host"))
+    @Option(name: .customLong("media-analytics-tracking-server"), help: settingHelp("Adobe Analytics tracking server (analytics.trackingServer).", .mediaAnalyticsTrackingServer, valueName: "host"))
     var mediaAnalyticsTrackingServer: String?
 
-    @Option(help: settingHelp("Adobe Analytics report suite id (analytics.reportSuite).", .mediaAnalyticsReportSuite, valueName: "id"))
+    @Option(name: .customLong("media-analytics-report-suite"), help: settingHelp("Adobe Analytics report suite id (analytics.reportSuite).", .mediaAnalyticsReportSuite, valueName: "id"))
     var mediaAnalyticsReportSuite: String?
 
-    @Option(help: settingHelp("Adobe Experience Cloud organisation id (visitor.marketingCloudOrgId).", .mediaAnalyticsOrgID, valueName: "id"))
+    @Option(name: .customLong("media-analytics-org-id"), help: settingHelp("Adobe Experience Cloud organisation id (visitor.marketingCloudOrgId).", .mediaAnalyticsOrgID, valueName: "id"))
     var mediaAnalyticsOrgID: String?
 
-    @Option(help: settingHelp("The viewer's user id, when known (default: none).", .mediaAnalyticsUserID, valueName: "id"))
+    @Option(name: .customLong("media-analytics-user-id"), help: settingHelp("The viewer's user id, when known (default: none).", .mediaAnalyticsUserID, valueName: "id"))
     var mediaAnalyticsUserID: String?
 
-    @Option(help: settingHelp("Distribution channel (media.channel).", .mediaAnalyticsChannel, valueName: "name"))
+    @Option(name: .customLong("media-analytics-channel"), help: settingHelp("Distribution channel (media.channel).", .mediaAnalyticsChannel, valueName: "name"))
     var mediaAnalyticsChannel: String?
 
-    @Option(help: settingHelp("Player name (media.playerName, default beaconctl).", .mediaAnalyticsPlayerName, valueName: "name"))
+    @Option(name: .customLong("media-analytics-player-name"), help: settingHelp("Player name (media.playerName, default beaconctl).", .mediaAnalyticsPlayerName, valueName: "name"))
     var mediaAnalyticsPlayerName: String?
 
-    @Flag(inversion: .prefixedNo, help: settingHelp("Analytics over SSL (analytics.enableSSL, default true).", .mediaAnalyticsSSL))
+    @Flag(name: .customLong("media-analytics-ssl"), inversion: .prefixedNo, help: settingHelp("Analytics over SSL (analytics.enableSSL, default true).", .mediaAnalyticsSSL))
     var mediaAnalyticsSSL: Bool?
 
-    @Option(help: settingHelp("Seconds between pings during main content (default 10, at most 600).", .mediaAnalyticsPingInterval, valueName: "seconds"))
+    @Option(name: .customLong("media-analytics-ping-interval"), help: settingHelp("Seconds between pings during main content (default 10, at most 600).", .mediaAnalyticsPingInterval, valueName: "seconds"))
     var mediaAnalyticsPingInterval: String?
 
-    @Option(help: settingHelp("Seconds between pings inside an ad (default 1, at most 600).", .mediaAnalyticsAdPingInterval, valueName: "seconds"))
+    @Option(name: .customLong("media-analytics-ad-ping-interval"), help: settingHelp("Seconds between pings inside an ad (default 1, at most 600).", .mediaAnalyticsAdPingInterval, valueName: "seconds"))
     var mediaAnalyticsAdPingInterval: String?
 
     func add(to layer: inout SettingsLayer) {

@@ -9,54 +9,54 @@ import BeaconStorage
 /// config file, so none has a default here. Values stay text until `Settings` validates them, so a
 /// bad flag value is refused like a bad file value (exit 78, one line).
 struct SettingsOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("TOML config file (default: /etc/beaconctl/beaconctl.toml when it exists).", valueName: "file"))
+    @Option(name: .customLong("config"), help: ArgumentHelp("TOML config file (default: /etc/beaconctl/beaconctl.toml when it exists).", valueName: "file"))
     var config: String?
 
-    @Option(help: settingHelp("Stream URL (HLS master playlist) to start a session for at once.", .mediaURL, valueName: "url"))
+    @Option(name: .customLong("media-url"), help: settingHelp("Stream URL (HLS master playlist) to start a session for at once.", .mediaURL, valueName: "url"))
     var mediaURL: String?
 
-    @Option(help: settingHelp("Metadata URL to poll, skipping session init (needs --media-url).", .trackingURL, valueName: "url"))
+    @Option(name: .customLong("tracking-url"), help: settingHelp("Metadata URL to poll, skipping session init (needs --media-url).", .trackingURL, valueName: "url"))
     var trackingURL: String?
 
-    @Option(help: settingHelp("Seconds between metadata requests (default 2).", .metadataInterval, valueName: "seconds"))
+    @Option(name: .customLong("metadata-interval"), help: settingHelp("Seconds between metadata requests (default 2).", .metadataInterval, valueName: "seconds"))
     var metadataInterval: String?
 
-    @Option(help: settingHelp("Seconds to remember pods gone from the metadata, after they end (default 7200).", .retention, valueName: "seconds"))
+    @Option(name: .customLong("retention"), help: settingHelp("Seconds to remember pods gone from the metadata, after they end (default 7200).", .retention, valueName: "seconds"))
     var retention: String?
 
-    @Option(help: settingHelp("Seconds in-flight beacons may take to finish at shutdown (default 5).", .drainTimeout, valueName: "seconds"))
+    @Option(name: .customLong("drain-timeout"), help: settingHelp("Seconds in-flight beacons may take to finish at shutdown (default 5).", .drainTimeout, valueName: "seconds"))
     var drainTimeout: String?
 
-    @Option(help: settingHelp("Directory of the journal of beacon deliveries and sessions (default $STATE_DIRECTORY, /var/lib/beaconctl for root, else ~/.local/state/beaconctl).", .stateDir, valueName: "dir"))
+    @Option(name: .customLong("state-dir"), help: settingHelp("Directory of the journal of beacon deliveries and sessions (default $STATE_DIRECTORY, /var/lib/beaconctl for root, else ~/.local/state/beaconctl).", .stateDir, valueName: "dir"))
     var stateDir: String?
 
-    @Option(help: settingHelp("Seconds after it became due that a beacon is still retried, then given up (default 900).", .beaconMaxAge, valueName: "seconds"))
+    @Option(name: .customLong("beacon-max-age"), help: settingHelp("Seconds after it became due that a beacon is still retried, then given up (default 900).", .beaconMaxAge, valueName: "seconds"))
     var beaconMaxAge: String?
-    @Option(help: settingHelp("Seconds one HTTP request (session init, metadata, beacon) may take in all, redirects included (default 10, at most 300).", .httpTimeout, valueName: "seconds"))
+    @Option(name: .customLong("http-timeout"), help: settingHelp("Seconds one HTTP request (session init, metadata, beacon) may take in all, redirects included (default 10, at most 300).", .httpTimeout, valueName: "seconds"))
     var httpTimeout: String?
 
-    @Flag(inversion: .prefixedNo, help: settingHelp("Compute everything but send no beacon (events become done, logged as not sent).", .quiet))
+    @Flag(name: .customLong("quiet"), inversion: .prefixedNo, help: settingHelp("Compute everything but send no beacon (events become done, logged as not sent).", .quiet))
     var quiet: Bool?
 
-    @Option(help: settingHelp("trace, debug, info, notice, warning, error or critical (default info).", .logLevel, valueName: "level"))
+    @Option(name: .customLong("log-level"), help: settingHelp("trace, debug, info, notice, warning, error or critical (default info).", .logLevel, valueName: "level"))
     var logLevel: String?
 
-    @Flag(inversion: .prefixedNo, help: settingHelp("Log every beacon and metadata line, debug ones included (each URL as requested, each metadata body size), whatever the log level. Not for production.", .debugTracking))
+    @Flag(name: .customLong("debug-tracking"), inversion: .prefixedNo, help: settingHelp("Log every beacon and metadata line, debug ones included (each URL as requested, each metadata body size), whatever the log level. Not for production.", .debugTracking))
     var debugTracking: Bool?
 
-    @Option(help: settingHelp("Serve metrics on PORT (127.0.0.1) or HOST:PORT (default: off).", .metricsAddress, valueName: "address"))
+    @Option(name: .customLong("metrics-address"), help: settingHelp("Serve metrics on PORT (127.0.0.1) or HOST:PORT (default: off).", .metricsAddress, valueName: "address"))
     var metricsAddress: String?
 
-    @Option(help: settingHelp("The device's advertising identifier, sent in the [IFA] macro of signaling URLs, never logged (default: empty).", .ifa, valueName: "id"))
+    @Option(name: .customLong("ifa"), help: settingHelp("The device's advertising identifier, sent in the [IFA] macro of signaling URLs, never logged (default: empty).", .ifa, valueName: "id"))
     var ifa: String?
 
-    @Option(help: settingHelp("What kind of identifier --ifa is (rida, aaid, idfa, sessionid...), sent in [IFATYPE] (default: empty).", .ifaType, valueName: "type"))
+    @Option(name: .customLong("ifa-type"), help: settingHelp("What kind of identifier --ifa is (rida, aaid, idfa, sessionid...), sent in [IFATYPE] (default: empty).", .ifaType, valueName: "type"))
     var ifaType: String?
 
-    @Flag(inversion: .prefixedNo, help: settingHelp("The user limited ad tracking: [LIMITADTRACKING] is 1 and [IFA] empty.", .limitAdTracking))
+    @Flag(name: .customLong("limit-ad-tracking"), inversion: .prefixedNo, help: settingHelp("The user limited ad tracking: [LIMITADTRACKING] is 1 and [IFA] empty.", .limitAdTracking))
     var limitAdTracking: Bool?
 
-    @Option(help: settingHelp("harmonic, mediatailor or auto: the ad-insertion service's session init and tracking document (default auto: decided per session).", .dialect, valueName: "dialect"))
+    @Option(name: .customLong("dialect"), help: settingHelp("harmonic, mediatailor or auto: the ad-insertion service's session init and tracking document (default auto: decided per session).", .dialect, valueName: "dialect"))
     var dialect: String?
 
     @OptionGroup var mediaAnalytics: MediaAnalyticsSettingsOptions
