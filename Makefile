@@ -60,15 +60,17 @@ release: system-packages
 	strip -o $(DIST)/beaconctl .build/release/beaconctl
 	@echo "$(DIST)/beaconctl: $$(stat -c %s $(DIST)/beaconctl) bytes ($$(du -h $(DIST)/beaconctl | cut -f1)), stripped"
 
-# Installs the binary, the systemd unit, the default configuration (never over an existing one)
+# Installs the binary, the systemd units (one daemon, or one per stream: beaconctl@.service), the default configuration (never over an existing one)
 # and the README. Takes BINARY as built: run `make release` first.
 install:
 	@test -x $(BINARY) || { echo "error: no $(BINARY): run 'make release' first (or pass BINARY=...)" >&2; exit 1; }
 	install -D -m 0755 $(BINARY) $(DESTDIR)$(BINDIR)/beaconctl
 	install -d -m 0755 $(DESTDIR)$(UNITDIR)
-	sed -e 's|^ExecStart=/usr/bin/beaconctl |ExecStart=$(BINDIR)/beaconctl |' \
-		-e 's|^Documentation=file:/usr/share/doc/beaconctl/|Documentation=file:$(DOCDIR)/|' systemd/beaconctl.service > $(DESTDIR)$(UNITDIR)/beaconctl.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/beaconctl.service
+	for unit in beaconctl.service beaconctl@.service; do \
+		sed -e 's|^ExecStart=/usr/bin/beaconctl |ExecStart=$(BINDIR)/beaconctl |' \
+			-e 's|^Documentation=file:/usr/share/doc/beaconctl/|Documentation=file:$(DOCDIR)/|' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit || exit 1; \
+	done
 	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/beaconctl
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/beaconctl/beaconctl.toml ]; then \
 		echo "keeping the existing $(DESTDIR)$(SYSCONFDIR)/beaconctl/beaconctl.toml"; \

@@ -4,19 +4,22 @@ import BeaconTerminal
 import Foundation
 import Testing
 
-/// The systemd unit passes systemd's own checks, and `make install` and `make deb` lay out the
-/// binary, the unit and the configuration where the unit expects them.
+/// The systemd units (the daemon, and the template of one daemon per stream) pass systemd's own
+/// checks, and `make install` and `make deb` lay out the binary, the units and the configuration
+/// where the units expect them.
 @Suite struct PackagingTests {
     static let packageDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let unit = packageDirectory + "/systemd/beaconctl.service"
+    /// One daemon per instance name: `beaconctl@pip.service` for a picture-in-picture stream.
+    static let templatedUnit = packageDirectory + "/systemd/beaconctl@.service"
     static let systemdAnalyze = "/usr/bin/systemd-analyze"
     static let hasSystemdAnalyze = FileManager.default.isExecutableFile(atPath: systemdAnalyze)
     static let hasDpkgDeb = FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb")
 
-    static func unitSettings() throws -> [String: String] {
+    static func unitSettings(_ path: String = unit) throws -> [String: String] {
         var settings: [String: String] = [:]
-        for line in try String(contentsOfFile: unit, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
+        for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
             guard let equals = line.firstIndex(of: "=") else { continue }
             settings[String(line[..<equals]), default: ""] += String(line[line.index(after: equals)...])
         }
@@ -40,27 +43,68 @@ import Testing
         #expect(Duration.seconds(stopTimeout) > DaemonConfiguration(version: "").drainTimeout + .seconds(5))
     }
 
+    @Test func eachInstanceOfTheTemplatedUnitHasItsOwnConfigurationSocketJournalAndUser() throws {
+        let main = try Self.unitSettings()
+        let instance = try Self.unitSettings(Self.templatedUnit)
+        #expect(instance["ExecStart"] == "/usr/bin/beaconctl run --config /etc/beaconctl/%i.toml")
+        // The daemon's default socket and state directory are $RUNTIME_DIRECTORY's and $STATE_DIRECTORY's.
+        #expect(instance["RuntimeDirectory"] == "beaconctl-%i")
+        #expect(instance["StateDirectory"] == "beaconctl-%i")
+        #expect(instance["User"] == "beaconctl-%i")
+        // Hardened, notified, watched and stopped like the main unit: nothing else differs.
+        let perInstance: Set = ["Description", "ExecStart", "RuntimeDirectory", "StateDirectory", "User"]
+        for key in Set(main.keys).union(instance.keys).subtracting(perInstance) {
+            #expect(main[key] == instance[key], "\(key)")
+        }
+    }
+
     @Test(.enabled(if: hasSystemdAnalyze, "systemd-analyze is not installed: the unit is not verified"))
     func systemdVerifiesTheUnit() async throws {
+        try await Self.verify(Self.unit, as: "beaconctl.service")
+    }
+
+    @Test(.enabled(if: hasSystemdAnalyze, "systemd-analyze is not installed: the templated unit is not verified"))
+    func systemdVerifiesAnInstanceOfTheTemplatedUnit() async throws {
+        try await Self.verify(Self.templatedUnit, as: "beaconctl@.service", instance: "beaconctl@pip.service")
+    }
+
+    /// Runs `systemd-analyze verify` on a copy of `path` named `name` (on `instance` of it, for a template).
+    static func verify(_ path: String, as name: String, instance: String? = nil) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // verify wants ExecStart's program to exist: point it at the binary under test.
-        let text = try String(contentsOfFile: Self.unit, encoding: .utf8)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
         let copy = text.replacingOccurrences(of: "ExecStart=/usr/bin/beaconctl ", with: "ExecStart=\(BeaconctlBinary.path) ")
         #expect(copy != text)
-        try copy.write(toFile: directory.file("beaconctl.service"), atomically: true, encoding: .utf8)
-        let verify = try await runProgram(Self.systemdAnalyze, ["verify", directory.file("beaconctl.service")])
+        try copy.write(toFile: directory.file(name), atomically: true, encoding: .utf8)
+        let verify = try await runProgram(Self.systemdAnalyze, ["verify", directory.file(instance ?? name)])
         #expect(verify.status == 0, "\(verify.stderr)")
-        #expect(!verify.stderr.contains("beaconctl.service"), "\(verify.stderr)")
+        for unit in [name, instance].compactMap({ $0 }) {
+            #expect(!verify.stderr.contains(unit), "\(verify.stderr)")
+        }
     }
 
     @Test(.enabled(if: hasSystemdAnalyze, "systemd-analyze is not installed: the unit's exposure is not rated"))
     func systemdRatesTheUnitExposureAtMostOnePointFive() async throws {
-        let security = try await runProgram(Self.systemdAnalyze, ["security", "--offline=yes", Self.unit])
+        try await Self.expectExposureAtMostOnePointFive(Self.unit, unitName: "beaconctl.service")
+    }
+
+    @Test(.enabled(if: hasSystemdAnalyze, "systemd-analyze is not installed: the templated unit's exposure is not rated"))
+    func systemdRatesAnInstanceExposureAtMostOnePointFive() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let instance = directory.file("beaconctl@pip.service")
+        try String(contentsOfFile: Self.templatedUnit, encoding: .utf8).write(toFile: instance, atomically: true, encoding: .utf8)
+        try await Self.expectExposureAtMostOnePointFive(instance, unitName: "beaconctl@pip.service")
+    }
+
+    static func expectExposureAtMostOnePointFive(_ path: String, unitName: String) async throws {
+        let security = try await runProgram(Self.systemdAnalyze, ["security", "--offline=yes", path])
         #expect(security.status == 0, "\(security.stderr)")
-        let match = try #require(security.stdout.firstMatch(of: /Overall exposure level for beaconctl\.service: (\d+\.\d+)/),
-            "\(security.stdout.suffix(500))")
-        let score = try #require(Double(match.1))
+        let match = try #require(
+            security.stdout.firstMatch(of: /Overall exposure level for (\S+): (\d+\.\d+)/), "\(security.stdout.suffix(500))")
+        #expect(match.1 == unitName)
+        let score = try #require(Double(match.2))
         #expect(score <= 1.5, "\(security.stdout)")
     }
 
@@ -90,6 +134,9 @@ import Testing
         let unit = try String(contentsOfFile: root + "/usr/local/lib/systemd/system/beaconctl.service", encoding: .utf8)
         #expect(unit.contains("\nExecStart=/usr/local/bin/beaconctl run --config /etc/beaconctl/beaconctl.toml\n"))
         #expect(unit.contains("\nDocumentation=file:/usr/local/share/doc/beaconctl/README.md\n"), "the unit points at the README it installed")
+        let templated = try String(contentsOfFile: root + "/usr/local/lib/systemd/system/beaconctl@.service", encoding: .utf8)
+        #expect(templated.contains("\nExecStart=/usr/local/bin/beaconctl run --config /etc/beaconctl/%i.toml\n"))
+        #expect(templated.contains("\nDocumentation=file:/usr/local/share/doc/beaconctl/README.md\n"))
         #expect(try String(contentsOfFile: root + "/etc/beaconctl/beaconctl.toml", encoding: .utf8) == Self.defaultConfiguration)
         #expect(FileManager.default.fileExists(atPath: root + "/usr/local/share/doc/beaconctl/README.md"))
 
@@ -117,7 +164,11 @@ import Testing
         // What the binary links (readelf -d: libcurl, libsqlite3, libc and libm, libstdc++, libgcc_s).
         #expect(info.stdout.contains("Depends: libcurl4, libsqlite3-0, libc6, libstdc++6, libgcc-s1"))
         let contents = try await runProgram("/usr/bin/dpkg-deb", ["--contents", dist + "/" + package])
-        for path in ["./usr/bin/beaconctl", "./lib/systemd/system/beaconctl.service", "./etc/beaconctl/beaconctl.toml"] {
+        let paths = [
+            "./usr/bin/beaconctl", "./lib/systemd/system/beaconctl.service", "./lib/systemd/system/beaconctl@.service",
+            "./etc/beaconctl/beaconctl.toml",
+        ]
+        for path in paths {
             #expect(contents.stdout.contains(" \(path)\n"), "\(path) in\n\(contents.stdout)")
         }
         #expect(contents.stdout.contains("root/root"))
