@@ -198,16 +198,24 @@ struct SystemdNotifierService: Service {
 }
 
 /// Feeds standard input to the daemon; its end ends the service, which shuts the group down gracefully.
-/// Replies are dropped: a session's JSON line reaches stdout anyway and refusals are logged.
+/// Replies are dropped: a session's JSON line reaches stdout anyway and refusals are logged. The
+/// player notifications of a playback loaded on stdin (or from --media-url) are written to stdout
+/// meanwhile, next to the session's JSON line.
 struct StandardInputService: Service {
     let lines: ControlProtocol
 
     func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
-                await lines.daemon.waitUntilSettled()
-                try await StandardInputLines().run { line in _ = await lines.handle(line, from: .standardInput) }
-                await lines.inputEnded(from: .standardInput)
+                try await withThrowingDiscardingTaskGroup { group in
+                    group.addTask {
+                        for await line in lines.player.standardOutputLines { StandardOutput.writeLine(line) }
+                    }
+                    defer { group.cancelAll() }
+                    await lines.daemon.waitUntilSettled()
+                    try await StandardInputLines().run { line in _ = await lines.handle(line, from: .standardInput) }
+                    await lines.inputEnded(from: .standardInput)
+                }
             }
         } catch is CancellationError {
             // SIGTERM while stdin is still open cancels the read: the drain goes on, exit status 0.

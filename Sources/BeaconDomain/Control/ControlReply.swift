@@ -8,6 +8,10 @@ public enum ControlReply: Sendable {
     /// runs and the client stays; the connection then closes. Later lines from the client are
     /// ignored.
     case stream(AsyncStream<String>)
+    /// One line now, then the lines of `updates` as they come, between the replies to the
+    /// client's later lines, for as long as the client stays: the player notifications of the
+    /// playback a `load` started. A line the client is too slow to take is dropped.
+    case lineAndUpdates(String, updates: AsyncStream<String>)
 }
 
 extension ControlReply {

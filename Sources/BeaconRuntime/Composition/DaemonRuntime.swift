@@ -45,6 +45,8 @@ package struct DaemonRuntime: Sendable {
     package let reporters: ReporterRegistry
     /// Writes the viewer's privacy status to the per-box state as it changes.
     private let privacy: PrivacyStatusKeeper
+    /// Where the player hears the heartbeat's notifications: the connection of its `load`, or stdout.
+    package var player: PlayerChannel { lines.player }
     package let events: EventHistoryRecorder
     package let metrics: MetricsEndpoint?
     package let notifier: SystemdNotifier<ContinuousClock>?
@@ -84,7 +86,8 @@ package struct DaemonRuntime: Sendable {
                 })
         let privacy = PrivacyStatusKeeper(state: reporterState, logger: logger)
         privacy.restore(to: reporters.subscribers)
-        let subscribers: [(any DaemonNotificationSubscriber)?] = [events, notifier, metrics?.metrics, privacy]
+        let player = PlayerChannel()
+        let subscribers: [(any DaemonNotificationSubscriber)?] = [events, notifier, metrics?.metrics, privacy, player]
         let hub = DaemonNotificationHub(subscribers.compactMap { $0 } + reporters.subscribers + options.subscribers)
         let maxAge = options.configuration.beaconMaxAge.milliseconds
         var journal: (@Sendable () throws(JournalError) -> any BeaconJournal)?
@@ -101,7 +104,7 @@ package struct DaemonRuntime: Sendable {
         self.daemon = daemon
         self.reporters = reporters
         self.privacy = privacy
-        self.lines = ControlProtocol(daemon: daemon, events: events, reporters: reporters)
+        self.lines = ControlProtocol(daemon: daemon, events: events, reporters: reporters, player: player)
         self.events = events
         self.metrics = metrics
         self.notifier = notifier

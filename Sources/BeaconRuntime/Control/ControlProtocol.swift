@@ -4,17 +4,21 @@ import BeaconDomain
 /// in the task that read it; the daemon actor gets only what needs its state: a command, or a
 /// refused line to count and log (once per line). `status` is assembled from the daemon's
 /// snapshot and the reporters', `events` answered from the event history and `reporter` by the
-/// reporters, all outside the actor.
+/// reporters, all outside the actor. A `load` makes its client the player's channel (``PlayerChannel``).
 package struct ControlProtocol: Sendable {
     package let daemon: BeaconDaemon
     package let events: EventHistoryRecorder
     /// Nil where the daemon runs without reporters (tests of the daemon alone).
     package let reporters: ReporterRegistry?
+    package let player: PlayerChannel
 
-    package init(daemon: BeaconDaemon, events: EventHistoryRecorder, reporters: ReporterRegistry? = nil) {
+    package init(
+        daemon: BeaconDaemon, events: EventHistoryRecorder, reporters: ReporterRegistry? = nil, player: PlayerChannel = PlayerChannel()
+    ) {
         self.daemon = daemon
         self.events = events
         self.reporters = reporters
+        self.player = player
     }
 
     /// What `status` shows: the daemon's report with every reporter's status.
@@ -37,7 +41,11 @@ package struct ControlProtocol: Sendable {
             case .success(.status): return .line(await statusReport().jsonLine())
             case .success(.reporter(let command)):
                 return .line(await reporters?.perform(command) ?? ControlReply.errorLine("this daemon runs no reporters"))
-            case .success(let command): return await daemon.perform(command, line: text, from: client).map { .line($0) } ?? .none
+            case .success(let command):
+                // Before the daemon hears of the load: what its playback tells the player from then on goes there.
+                let updates = if case .load = command { player.loading(from: client) } else { AsyncStream<String>?.none }
+                guard let reply = await daemon.perform(command, line: text, from: client) else { return .none }
+                return updates.map { .lineAndUpdates(reply, updates: $0) } ?? .line(reply)
             }
         }
     }
@@ -47,7 +55,7 @@ package struct ControlProtocol: Sendable {
     package func handle(_ line: RawLine, from client: InputClient = .standardInput) async -> String? {
         switch await reply(to: line, from: client) {
         case .none: nil
-        case .line(let reply): reply
+        case .line(let reply), .lineAndUpdates(let reply, _): reply
         case .stream: ControlReply.errorLine("'events follow' needs the control socket")
         }
     }
@@ -61,5 +69,6 @@ package struct ControlProtocol: Sendable {
     /// A client's input ended (its connection closed, or stdin).
     package func inputEnded(from client: InputClient) async {
         daemon.refusedLines.inputEnded(from: client)
+        player.clientLeft(client)
     }
 }

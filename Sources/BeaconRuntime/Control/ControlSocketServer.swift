@@ -21,7 +21,10 @@ import Synchronization
 /// A line may also be answered with a stream (``ControlReply/stream(_:)``): its lines are sent
 /// as they come until the stream ends, the client closes its side, or the server stops. A
 /// streaming client that stops reading is disconnected once its outbound buffer passes the
-/// high water mark, rather than having lines silently dropped.
+/// high water mark, rather than having lines silently dropped. A reply with updates
+/// (``ControlReply/lineAndUpdates(_:updates:)``, a `load`'s player notifications) keeps the
+/// connection answering its lines: each update is sent between replies, or dropped like a reply
+/// when the client does not read.
 ///
 /// Call ``bind()`` to start listening (then report readiness), and ``run()`` to serve.
 package final class ControlSocketServer: Sendable {
@@ -274,14 +277,21 @@ package final class ControlSocketServer: Sendable {
                             case .stream(let lines):
                                 streaming = true
                                 streams.addTask { await self.relay(lines, to: channel) }
+                            case .writtenWithUpdates(let write, let updates):
+                                lastWrite = write ?? lastWrite
+                                streams.addTask { await self.forward(updates, to: channel) }
                             }
                         }
                     }
-                    // The client closed its side: a stream ends with it.
+                    // The client closed its side: a stream ends with it, and so do updates (leaving
+                    // the group cancels them).
                     if streaming || Task.isCancelled { return }
                     // The last line may lack its newline; a stream asked for now would end at once.
                     for line in framer.finish() {
-                        if case .written(let write?) = await answer(line, of: client, on: channel) { lastWrite = write }
+                        switch await answer(line, of: client, on: channel) {
+                        case .written(let write?), .writtenWithUpdates(let write?, _): lastWrite = write
+                        case .written(nil), .writtenWithUpdates(nil, _), .stream: break
+                        }
                     }
                     if let lastWrite { await Self.awaitFlush(lastWrite, on: channel) }
                 }
@@ -298,20 +308,34 @@ package final class ControlSocketServer: Sendable {
         /// The reply's write, if one was sent.
         case written(EventLoopFuture<Void>?)
         case stream(AsyncStream<String>)
+        /// The reply's write, if one was sent, and the updates to forward after it.
+        case writtenWithUpdates(EventLoopFuture<Void>?, AsyncStream<String>)
     }
 
     /// Runs the responder and sends its reply line if the client keeps up.
     private func answer(_ line: RawLine, of client: InputClient, on channel: any Channel) async -> Answer {
         switch await responder(line, client) {
-        case .none: return .written(nil)
-        case .stream(let lines): return .stream(lines)
-        case .line(let reply):
-            guard channel.isWritable else {
-                // Queuing more for a client that does not read would grow without bound.
-                logger.debug("control client not reading: reply dropped")
-                return .written(nil)
-            }
-            return .written(Self.send(Self.lineBuffer(reply, on: channel), on: channel))
+        case .none: .written(nil)
+        case .stream(let lines): .stream(lines)
+        case .line(let reply): .written(sendIfReading(reply, on: channel))
+        case .lineAndUpdates(let reply, let updates): .writtenWithUpdates(sendIfReading(reply, on: channel), updates)
+        }
+    }
+
+    /// Sends `line` unless the client does not read: queuing more for it would grow without bound.
+    private func sendIfReading(_ line: String, on channel: any Channel) -> EventLoopFuture<Void>? {
+        guard channel.isWritable else {
+            logger.debug("control client not reading: line dropped")
+            return nil
+        }
+        return Self.send(Self.lineBuffer(line, on: channel), on: channel)
+    }
+
+    /// Sends each update as it comes, between the replies to the client's lines, until the
+    /// updates end or the connection does (which cancels this task).
+    private func forward(_ updates: AsyncStream<String>, to channel: any Channel) async {
+        for await line in updates {
+            _ = sendIfReading(line, on: channel)
         }
     }
 
