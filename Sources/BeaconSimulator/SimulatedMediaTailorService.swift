@@ -67,7 +67,7 @@ package final class SimulatedMediaTailorService: Sendable {
     package static func start(
         avails: [Avail], programDateTimeStart: Milliseconds = WallClock.now(), behavior: Behavior = Behavior()
     ) async throws -> SimulatedMediaTailorService {
-        let box = ServiceBox()
+        let box = ServiceBox<SimulatedMediaTailorService>()
         let server = try await HTTPServer.start(host: "127.0.0.1", port: 0) { request in
             box.service?.respond(to: request) ?? .status(503)
         }
@@ -219,14 +219,5 @@ package final class SimulatedMediaTailorService: Sendable {
             // The wire names, as documents and earlier releases spell them.
             enum CodingKeys: String, CodingKey { case eventID = "eventId", eventType, beaconURLs = "beaconUrls", startTimeInSeconds, durationInSeconds, eventProgramDateTime }
         }
-    }
-}
-
-/// The service, set once its server is up: its beacon URLs need the server's port.
-private final class ServiceBox: Sendable {
-    private let storage = Mutex<SimulatedMediaTailorService?>(nil)
-    var service: SimulatedMediaTailorService? {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
     }
 }
