@@ -5,8 +5,8 @@ import Testing
 /// Where the heartbeat's notifications reach the player: the connection of the latest `load`
 /// while it stays, standard output for stdin and `--media-url`, nowhere once the loader left.
 @Suite struct PlayerChannelTests {
-    static let stop = DaemonNotification.playerNotified(.stopPlayback(reason: "heartbeatFailures"))
-    static let stopLine = PlayerNotification.stopPlayback(reason: "heartbeatFailures").line
+    static let stop = DaemonNotification.playerNotified(.stopPlayback(.heartbeatFailures))
+    static let stopLine = PlayerNotification.stopPlayback(.heartbeatFailures).line
 
     /// Every line of `stream`, once the channel finished.
     static func lines(_ stream: AsyncStream<String>?) async -> [String] {
@@ -80,11 +80,11 @@ import Testing
         let channel = PlayerChannel()
         let updates = try #require(channel.loading(from: .controlConnection(1)))
         for index in 0..<(PlayerChannel.backlog + 10) {
-            channel.receive(.playerNotified(.stopPlayback(reason: "r\(index)")))
+            channel.receive(.playerNotified(.blackout(.deny, blackoutURL: "http://slate.example/\(index)")))
         }
         channel.finish()
         let lines = await Self.lines(updates)
         #expect(lines.count == PlayerChannel.backlog)
-        #expect(lines.last == PlayerNotification.stopPlayback(reason: "r\(PlayerChannel.backlog + 9)").line)
+        #expect(lines.last == PlayerNotification.blackout(.deny, blackoutURL: "http://slate.example/\(PlayerChannel.backlog + 9)").line)
     }
 }
