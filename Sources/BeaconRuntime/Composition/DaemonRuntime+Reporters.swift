@@ -15,6 +15,18 @@ extension DaemonRuntime {
                     debugTracing: debugTracking)
             }
         }
+        if settings.heartbeat.isConfigured {
+            let heartbeat = settings.heartbeat
+            let quiet = settings.quiet
+            // Read once, at the edge; only its derivation is sent, never the machine id.
+            let machineID = MachineID.text()
+            factories.append { context in
+                HeartbeatReporter(
+                    settings: heartbeat, deviceID: heartbeat.effectiveDeviceID(machineID: machineID) ?? context.state.installationID(),
+                    client: context.client, time: context.time, logger: context.logger, drainTimeout: context.drainTimeout,
+                    bookmarks: context.bookmarks, quiet: quiet, publish: context.publish)
+            }
+        }
         return factories
     }
 }

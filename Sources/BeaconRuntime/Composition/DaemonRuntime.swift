@@ -74,6 +74,11 @@ package struct DaemonRuntime: Sendable {
         let reporterState = options.reporterState ?? Self.reporterState(in: options.stateDirectory, logger: logger)
         let beacons = BeaconsReporter(quiet: options.configuration.quiet, wallNow: { time.wallNow() })
         var reporterClients: [CurlHTTPClient] = []
+        let player = PlayerChannel()
+        let outputs: [(any DaemonNotificationSubscriber)?] = [events, notifier, metrics?.metrics, player]
+        // What a reporter decided (what the player was told) reaches the outputs, not the other reporters.
+        let reported = DaemonNotificationHub(outputs.compactMap { $0 } + options.subscribers)
+        let bookmarks: any BookmarkStore = options.stateDirectory.map { SQLiteBookmarkStore(directory: $0.directory) } ?? UnkeptBookmarks()
         let reporters = ReporterRegistry(
             [beacons]
                 + options.reporters.map { factory in
@@ -82,13 +87,12 @@ package struct DaemonRuntime: Sendable {
                     return factory(
                         ReporterContext(
                             client: reporterClient, time: time, state: reporterState, logger: Logger(label: "reporter"),
-                            version: options.configuration.version, drainTimeout: options.configuration.drainTimeout))
+                            version: options.configuration.version, drainTimeout: options.configuration.drainTimeout,
+                            bookmarks: bookmarks, publish: reported.publish))
                 })
         let privacy = PrivacyStatusKeeper(state: reporterState, logger: logger)
         privacy.restore(to: reporters.subscribers)
-        let player = PlayerChannel()
-        let subscribers: [(any DaemonNotificationSubscriber)?] = [events, notifier, metrics?.metrics, privacy, player]
-        let hub = DaemonNotificationHub(subscribers.compactMap { $0 } + reporters.subscribers + options.subscribers)
+        let hub = DaemonNotificationHub((outputs + [privacy]).compactMap { $0 } + reporters.subscribers + options.subscribers)
         let maxAge = options.configuration.beaconMaxAge.milliseconds
         var journal: (@Sendable () throws(JournalError) -> any BeaconJournal)?
         if let lock = options.stateDirectory {
@@ -100,7 +104,7 @@ package struct DaemonRuntime: Sendable {
         let daemon = BeaconDaemon(
             configuration: options.configuration, client: client, metadataClient: metadataClient, journal: journal, time: time,
             logger: logger, announce: options.announce, notifications: hub, logLinesDropped: { logOutput.droppedLines },
-            beaconsEnabled: { beacons.isEnabled })
+            resumePosition: { bookmarks.resumePosition(for: $0.heartbeat) }, beaconsEnabled: { beacons.isEnabled })
         self.daemon = daemon
         self.reporters = reporters
         self.privacy = privacy
@@ -178,4 +182,14 @@ package struct DaemonRuntime: Sendable {
         for client in clients { await client.shutdown() }
         await logOutput.flush(timeout: .seconds(2))
     }
+}
+
+/// Where bookmarks go without a state directory (the demo): nowhere, each save an error counted
+/// by the heartbeat, each lookup none.
+private struct UnkeptBookmarks: BookmarkStore {
+    func saveBookmark(contentID: String, position: Milliseconds, savedAt: Milliseconds) throws(JournalError) {
+        throw JournalError(reason: "no state directory")
+    }
+
+    func bookmark(contentID: String) throws(JournalError) -> Milliseconds? { nil }
 }

@@ -12,9 +12,15 @@ package struct ReporterContext: Sendable {
     package var version: String
     /// What a reporter's last requests get at shutdown, after the daemon's last notification.
     package var drainTimeout: Duration
+    /// Where the heartbeat keeps each content's last bookmark (the journal's directory).
+    package var bookmarks: any BookmarkStore
+    /// Tells the daemon's outputs (the event history, metrics, the player's channel) what a
+    /// reporter decided: what the player was told.
+    package var publish: @Sendable (DaemonNotification) -> Void
 
     package init(
-        client: any HTTPClient, time: TimeSource, state: any ReporterStateStore, logger: Logger, version: String, drainTimeout: Duration
+        client: any HTTPClient, time: TimeSource, state: any ReporterStateStore, logger: Logger, version: String, drainTimeout: Duration,
+        bookmarks: any BookmarkStore, publish: @escaping @Sendable (DaemonNotification) -> Void
     ) {
         self.client = client
         self.time = time
@@ -22,6 +28,8 @@ package struct ReporterContext: Sendable {
         self.logger = logger
         self.version = version
         self.drainTimeout = drainTimeout
+        self.bookmarks = bookmarks
+        self.publish = publish
     }
 }
 
