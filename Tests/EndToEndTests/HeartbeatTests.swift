@@ -121,8 +121,10 @@ import Testing
             #expect(heartbeats.dropFirst().prefix(5).allSatisfy { $0.event == "progress" }, "\(heartbeats.map(\.event))")
             // Epoch milliseconds on program date time.
             #expect(heartbeats[1].playhead.map { $0 >= Double(Self.t0) && $0 <= Double(Self.t0 + 1_000) } == true)
+            // On average: one late heartbeat (a loaded machine) makes the next one's gap shorter.
             let gaps = Self.gaps(heartbeats.prefix(6).dropFirst())
-            #expect(gaps.allSatisfy { $0 >= .milliseconds(250) && $0 < .milliseconds(1_500) }, "\(gaps)")
+            let average = gaps.reduce(.zero, +) / gaps.count
+            #expect(average >= .milliseconds(280) && average < .milliseconds(1_000), "\(gaps)")
 
             // A new load with freq 1.2 s: the previous playback stops, the new one keeps its own interval.
             let before = rig.heartbeat.heartbeats().count
@@ -134,7 +136,7 @@ import Testing
             let progress = restarted.filter { $0.event == "progress" }
             #expect(progress.count >= 2, "\(after.map(\.event))")
             let slower = Self.gaps(progress)
-            #expect(slower.allSatisfy { $0 >= .milliseconds(1_100) }, "\(slower)")
+            #expect(slower.reduce(.zero, +) / slower.count >= .milliseconds(1_150), "\(slower)")
             #expect(rig.notifications.isEmpty)
 
             // The end: a stop heartbeat, and the concurrency endpoint heard each start and stop.
