@@ -287,6 +287,32 @@ import Testing
         }
     }
 
+    // MARK: Bookmarks
+
+    @Test func aVODBookmarkLeavesTheStitchedAdsOutAndIsTheResumePositionAfterARestart() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let arguments = ["--heartbeat-sync-interval", "0.2", "--heartbeat-record-bookmark", "--state-dir", state.path]
+        try await Self.withRig(arguments) { rig in
+            // A 12 s pre-roll stitched at 0: 20 s into the stream is 8 s into the content.
+            rig.ads.serve(
+                MetadataDocument(
+                    dataRange: DataRange(start: 0, end: 120_000), adBreaks: [Ads.adBreak(id: "pre", start: 0, on: rig.ads)], timeline: .mediaTime))
+            try await rig.load()
+            var feed = TickFeed(from: 0, positions: true)
+            feed.play(to: 20_000)
+            try await rig.send(feed.lines)
+            try await eventually("a bookmark of 8 s") { rig.heartbeat.heartbeats().contains { $0.bookmark == 8.0 } }
+            try await rig.send(["unload"])
+            try await eventually("the stop heartbeat") { rig.heartbeat.heartbeats().last?.event == "stop" }
+        }
+        try await Self.withRig(arguments) { rig in
+            try await rig.player.send(line: #"load \#(rig.mediaURL) {"heartbeat": {"flag": true, "token": "\#(Self.token)", "contentId": "c1"}}"#)
+            let reply = try await rig.player.lines(1, timeout: .seconds(20))[0]
+            #expect(reply.contains(#""resumePosition":8"#), "\(reply)")
+        }
+    }
+
     // MARK: No heartbeat
 
     @Test func aPlaybackWithoutTheFlagHasNoHeartbeat() async throws {
