@@ -124,7 +124,7 @@ import Testing
             // On average: one late heartbeat (a loaded machine) makes the next one's gap shorter.
             let gaps = Self.gaps(heartbeats.prefix(6).dropFirst())
             let average = gaps.reduce(.zero, +) / gaps.count
-            #expect(average >= .milliseconds(280) && average < .milliseconds(1_000), "\(gaps)")
+            #expect(average >= .milliseconds(280) && average < .milliseconds(2_000), "\(gaps)")
 
             // A new load with freq 1.2 s: the previous playback stops, the new one keeps its own interval.
             let before = rig.heartbeat.heartbeats().count
