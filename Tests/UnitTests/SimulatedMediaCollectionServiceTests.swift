@@ -1,6 +1,7 @@
 import BeaconDomain
 import BeaconHTTP
 import BeaconSimulator
+import BeaconTesting
 import Foundation
 import Glibc
 import Testing
@@ -9,8 +10,11 @@ import Testing
 @Suite("The simulated Media Collection API over loopback")
 struct SimulatedMediaCollectionServiceTests {
     /// Runs `body` with a started double and client, and always stops both.
-    func withService(_ body: (SimulatedMediaCollectionService, CurlHTTPClient) async throws -> Void) async throws {
-        let service = try await SimulatedMediaCollectionService.start()
+    func withService(
+        observer: (@Sendable (SimulatedMediaCollectionService.Exchange) -> Void)? = nil,
+        _ body: (SimulatedMediaCollectionService, CurlHTTPClient) async throws -> Void
+    ) async throws {
+        let service = try await SimulatedMediaCollectionService.start(observer: observer)
         let client = CurlHTTPClient(configuration: .init(connectTimeout: .seconds(2), totalTimeout: .seconds(5), userAgent: "beaconctl/test"))
         do {
             try await body(service, client)
@@ -40,7 +44,8 @@ struct SimulatedMediaCollectionServiceTests {
     }
 
     @Test func aSessionAndItsEventsAreTakenAndRecorded() async throws {
-        try await withService { service, client in
+        let heard = Recorder<SimulatedMediaCollectionService.Exchange>()
+        try await withService(observer: heard.append) { service, client in
             let session = try await startSession(service, client)
             #expect(try await send(service, client, session, "play", ts: 1_764_115_200_001).status == 204)
             #expect(try await send(service, client, session, "adBreakStart", ts: 1_764_115_200_002, #""params": {"media.ad.podIndex": 1, "media.ad.podSecond": 12.5}"#).status == 204)
@@ -48,6 +53,10 @@ struct SimulatedMediaCollectionServiceTests {
             #expect(service.events(of: session).map(\.type) == [.sessionStart, .play, .adBreakStart, .sessionEnd])
             #expect(service.events(of: session)[2].params["media.ad.podSecond"] == .number(12.5))
             #expect(service.events(of: session)[1].playhead == 12.5)
+            #expect(service.exchanges().map(\.status) == [201, 204, 204, 204])
+            #expect(service.exchanges().map(\.eventType) == ["sessionStart", "play", "adBreakStart", "sessionEnd"])
+            #expect(service.exchanges().allSatisfy { $0.sessionID == session && $0.isTaken })
+            #expect(heard.all == service.exchanges())
             #expect(service.violations().isEmpty)
         }
     }

@@ -24,17 +24,20 @@ package final class SimulatedMediaCollectionService: Sendable {
         package var receivedAt: Milliseconds
     }
 
-    /// A request answered with anything but 201 or 204, and why.
-    package struct Refused: Sendable, Equatable {
-        /// The session the request named, if it named one.
+    /// One request and its answer: taken (201 or 204) or refused, and why.
+    package struct Exchange: Sendable, Equatable {
+        /// The session the request named or started, if any.
         package var sessionID: String?
         /// The event type, when the body said one.
         package var eventType: String?
         package var status: Int
-        package var reason: String
-        /// The client's fault (a bad body, a broken order, an unknown session), not a fault it was told to simulate.
+        /// Why it was refused; nil when it was taken.
+        package var reason: String?
+        /// The client's fault (a bad body, a broken order, an unknown session), not a failure it was told to simulate.
         package var isViolation: Bool
         package var receivedAt: Milliseconds
+
+        package var isTaken: Bool { reason == nil }
     }
 
     /// Which requests a simulated failure answers.
@@ -52,9 +55,12 @@ package final class SimulatedMediaCollectionService: Sendable {
     /// The value of the reporter's `endpoint` setting: `http://127.0.0.1:PORT`.
     package let endpoint: String
 
-    /// Starts the service on a free loopback port; `now` gives wall-clock epoch milliseconds.
-    package static func start(now: @escaping @Sendable () -> Milliseconds = WallClock.now) async throws -> SimulatedMediaCollectionService {
-        let core = Core(now: now)
+    /// Starts the service on a free loopback port; `now` gives wall-clock epoch milliseconds, and
+    /// `observer` hears of each exchange as it happens (the demo's screen).
+    package static func start(
+        now: @escaping @Sendable () -> Milliseconds = WallClock.now, observer: (@Sendable (Exchange) -> Void)? = nil
+    ) async throws -> SimulatedMediaCollectionService {
+        let core = Core(now: now, observer: observer)
         let server = try await Self.listen(port: 0, core: core)
         return SimulatedMediaCollectionService(core: core, server: server)
     }
@@ -89,11 +95,14 @@ package final class SimulatedMediaCollectionService: Sendable {
         received().filter { $0.event.type == .sessionStart }.map(\.sessionID)
     }
 
+    /// Every request and its answer, in arrival order.
+    package func exchanges() -> [Exchange] { core.state.withLock { $0.exchanges } }
+
     /// Every refused request, in arrival order.
-    package func refusals() -> [Refused] { core.state.withLock { $0.refused } }
+    package func refusals() -> [Exchange] { exchanges().filter { !$0.isTaken } }
 
     /// The refusals that are the client's fault; empty in a good run.
-    package func violations() -> [Refused] { refusals().filter(\.isViolation) }
+    package func violations() -> [Exchange] { exchanges().filter(\.isViolation) }
 
     // MARK: Failures to simulate
 
@@ -163,60 +172,66 @@ package final class SimulatedMediaCollectionService: Sendable {
         var gone: [String: Int] = [:]
         var sessionsStarted = 0
         var received: [Received] = []
-        var refused: [Refused] = []
+        var exchanges: [Exchange] = []
         var failures = Failures()
     }
 
     fileprivate final class Core: Sendable {
         let state = Mutex(State())
         let now: @Sendable () -> Milliseconds
+        let observer: (@Sendable (Exchange) -> Void)?
 
-        init(now: @escaping @Sendable () -> Milliseconds) {
+        init(now: @escaping @Sendable () -> Milliseconds, observer: (@Sendable (Exchange) -> Void)?) {
             self.now = now
+            self.observer = observer
         }
 
         func respond(to request: HTTPServer.Request) async -> HTTPServer.Response {
             if let delay = state.withLock({ $0.failures.delay }) {
                 try? await Task.sleep(for: delay)
             }
-            let time = now()
-            return state.withLock { state in
-                var answer = Answer(time: time)
-                let response = route(request, &state, &answer)
-                if let refusal = answer.refusal { state.refused.append(refusal) }
-                return response
+            let answer = Answer(time: now())
+            let answered = state.withLock { state in
+                let answered = route(request, &state, answer)
+                state.exchanges.append(answered.exchange)
+                return answered
             }
+            observer?(answered.exchange)
+            return answered.response
         }
 
-        /// What one request did to the record.
+        private typealias Answered = (response: HTTPServer.Response, exchange: Exchange)
+
+        /// Makes the answer to a request that came at `time`, and its exchange.
         private struct Answer {
             var time: Milliseconds
-            var refusal: Refused?
 
-            mutating func refuse(
-                _ status: Int, _ reason: String, session: String? = nil, eventType: String? = nil, violation: Bool = true
-            ) -> HTTPServer.Response {
-                refusal = Refused(sessionID: session, eventType: eventType, status: status, reason: reason, isViolation: violation, receivedAt: time)
+            func take(_ response: HTTPServer.Response, session: String, eventType: MediaCollectionEventType) -> Answered {
+                (response, Exchange(sessionID: session, eventType: eventType.rawValue, status: response.status, isViolation: false, receivedAt: time))
+            }
+
+            func refuse(_ status: Int, _ reason: String, session: String? = nil, eventType: String? = nil, violation: Bool = true) -> Answered {
                 // The real back end's error body: a JSON object with a message.
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = .withoutEscapingSlashes
                 let body = (try? encoder.encode(["message": reason])) ?? Data()
-                return .json(String(decoding: body, as: UTF8.self), status: status)
+                let exchange = Exchange(sessionID: session, eventType: eventType, status: status, reason: reason, isViolation: violation, receivedAt: time)
+                return (.json(String(decoding: body, as: UTF8.self), status: status), exchange)
             }
         }
 
-        private func route(_ request: HTTPServer.Request, _ state: inout State, _ answer: inout Answer) -> HTTPServer.Response {
+        private func route(_ request: HTTPServer.Request, _ state: inout State, _ answer: Answer) -> Answered {
             let sessions = SimulatedMediaCollectionService.sessionsPath
             guard request.method == "POST" else { return answer.refuse(405, "\(request.method) \(request.path): only POST is served") }
-            if request.path == sessions { return startSession(request, &state, &answer) }
+            if request.path == sessions { return startSession(request, &state, answer) }
             let rest = request.path.dropFirst(sessions.count + 1)
             guard request.path.hasPrefix(sessions + "/"), rest.hasSuffix("/events"), rest.count > "/events".count else {
                 return answer.refuse(404, "no such endpoint \(request.path)")
             }
-            return takeEvent(String(rest.dropLast("/events".count)), request, &state, &answer)
+            return takeEvent(String(rest.dropLast("/events".count)), request, &state, answer)
         }
 
-        private func startSession(_ request: HTTPServer.Request, _ state: inout State, _ answer: inout Answer) -> HTTPServer.Response {
+        private func startSession(_ request: HTTPServer.Request, _ state: inout State, _ answer: Answer) -> Answered {
             let start: MediaCollectionEvent
             switch MediaCollectionSchema.check(.sessions, contentType: request.header("Content-Type"), body: request.body) {
             case .failure(let refusal): return answer.refuse(400, refusal.description, eventType: "sessionStart")
@@ -232,11 +247,12 @@ package final class SimulatedMediaCollectionService: Sendable {
                 let sessionID = "sim-session-\(state.sessionsStarted)"
                 state.sessions[sessionID] = ledger
                 state.received.append(Received(sessionID: sessionID, event: start, receivedAt: answer.time))
-                return HTTPServer.Response(status: 201, headers: [("Location", "\(SimulatedMediaCollectionService.sessionsPath)/\(sessionID)")])
+                let location = "\(SimulatedMediaCollectionService.sessionsPath)/\(sessionID)"
+                return answer.take(HTTPServer.Response(status: 201, headers: [("Location", location)]), session: sessionID, eventType: .sessionStart)
             }
         }
 
-        private func takeEvent(_ sessionID: String, _ request: HTTPServer.Request, _ state: inout State, _ answer: inout Answer) -> HTTPServer.Response {
+        private func takeEvent(_ sessionID: String, _ request: HTTPServer.Request, _ state: inout State, _ answer: Answer) -> Answered {
             if let status = state.gone[sessionID] {
                 return answer.refuse(status, "the session \(sessionID) is gone", session: sessionID, violation: false)
             }
@@ -260,7 +276,7 @@ package final class SimulatedMediaCollectionService: Sendable {
             }
             state.sessions[sessionID] = ledger
             state.received.append(Received(sessionID: sessionID, event: event, receivedAt: answer.time))
-            return .status(204)
+            return answer.take(.status(204), session: sessionID, eventType: event.type)
         }
     }
 }
