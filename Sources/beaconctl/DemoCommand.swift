@@ -42,10 +42,11 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logOutput = DaemonRuntime.startLogging(style: .human, level: SharedLogLevel(verbose ? .info : .error))
-        let service = try await DemoService.start(dialect)
-        let adBreak = service.adBreak
         let startedAt = WallClock.now()
         let out = StandardOutput.writeLine
+        let screen = DemoScreen(startedAt: startedAt, out: out)
+        let service = try await DemoService.start(dialect, collected: screen.collected)
+        let adBreak = service.adBreak
         out("beaconctl demo: simulated \(dialect == .mediatailor ? "MediaTailor" : "ad-insertion") service on \(service.server.baseURL)")
         out("  ad break \(adBreak.id): \(DemoService.adCount) ads of \(UTCTime.formatSpan(DemoService.adDuration)), starts in \(UTCTime.formatSpan(adBreak.startTime - startedAt))")
         out("  the player pauses and mutes 2 s into the first ad, resumes 1.5 s later")
@@ -55,7 +56,6 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.mediaURL = service.mediaURL
         configuration.dialect = dialect
         configuration.metadataInterval = .seconds(1)
-        let screen = DemoScreen(startedAt: startedAt, out: out)
         var options = DaemonRuntime.Options(configuration: configuration, http: CurlHTTPClient.Configuration(userAgent: userAgent))
         options.metricsAddress = metrics.metricsAddress
         options.subscribers = [screen]
@@ -101,6 +101,9 @@ struct DemoCommand: AsyncParsableCommand {
         out("summary: \(counts[.done, default: 0]) tracking events done, \(counts[.failed, default: 0]) failed; "
             + "\(counters.beaconsSent) beacons sent, \(service.receivedBeacons().count) received by the sink; "
             + "\(counters.ticks) ticks, \(counters.metadataFetches) metadata fetches")
+        let calls = service.collection.exchanges()
+        out("media analytics: \(calls.filter(\.isTaken).count) calls taken by the simulated Media Collection API (\(screen.pingsTaken) pings), "
+            + "\(calls.filter { !$0.isTaken }.count) refused, \(service.collection.violations().count) of them the reporter's fault")
         for ad in played.adBreaks.flatMap(\.ads) {
             let unfired = ad.trackingEvents.filter { $0.reportingState == .idle }.map(\.event.rawValue)
             if !unfired.isEmpty {

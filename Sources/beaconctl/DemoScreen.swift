@@ -1,13 +1,16 @@
 import BeaconDomain
 import BeaconRuntime
+import BeaconSimulator
 import Synchronization
 
 /// The demo's screen: the session as it becomes ready, then one line per finished tracking
-/// event, and the count of each final state for the summary.
+/// event and per media-analytics call the simulated Media Collection API answered (pings only
+/// counted), and the count of each final state for the summary.
 final class DemoScreen: DaemonNotificationSubscriber {
     private let startedAt: Milliseconds
     private let out: @Sendable (String) -> Void
     private let tally = Mutex<[ReportingState: Int]>([:])
+    private let pings = Atomic<Int>(0)
 
     init(startedAt: Milliseconds, out: @escaping @Sendable (String) -> Void) {
         self.startedAt = startedAt
@@ -16,6 +19,20 @@ final class DemoScreen: DaemonNotificationSubscriber {
 
     /// How many tracking events finished in each state.
     var counts: [ReportingState: Int] { tally.withLock { $0 } }
+
+    /// How many pings the Media Collection API took.
+    var pingsTaken: Int { pings.load(ordering: .relaxed) }
+
+    /// A media-analytics call as the simulated Media Collection API answered it, in the beacons' columns.
+    func collected(_ exchange: SimulatedMediaCollectionService.Exchange) {
+        if exchange.isTaken, exchange.eventType == MediaCollectionEventType.ping.rawValue {
+            pings.add(1, ordering: .relaxed)
+            return
+        }
+        let elapsed = UTCTime.formatSpan(exchange.receivedAt - startedAt)
+        let outcome = "HTTP \(exchange.status)" + (exchange.reason.map { ": \($0)" } ?? "")
+        out("  \(Self.pad(elapsed, 6)) \(Self.pad(exchange.eventType ?? "-", 16)) \(Self.pad("media-analytics", 18)) \(Self.pad(exchange.sessionID ?? "-", 14)) \(outcome)")
+    }
 
     func receive(_ notification: DaemonNotification) {
         switch notification {
