@@ -1,3 +1,4 @@
+import BeaconDomain
 import BeaconSimulator
 import Foundation
 import Testing
@@ -38,7 +39,7 @@ struct MediaCollectionSchemaTests {
         #expect(event.type == .sessionStart)
         #expect(event.playhead == 0)
         #expect(event.ts == 1_764_115_200_000)
-        #expect(event.string("media.id") == "vod-1")
+        #expect(event.params["media.id"] == .string("vod-1"))
         #expect(event.params["media.length"] == .integer(600))
         #expect(event.params["media.resume"] == .boolean(true))
         #expect(event.customMetadata == ["box.model": "x1", "tier_2": "gold"])

@@ -1,3 +1,4 @@
+import BeaconDomain
 import BeaconSimulator
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 struct MediaCollectionSessionLedgerTests {
     static let start: Int64 = 1_764_115_200_000
 
-    func event(_ type: MediaCollectionEventType, at offset: Int64, _ params: [String: ReceivedJSON] = [:]) -> MediaCollectionEvent {
+    func event(_ type: MediaCollectionEventType, at offset: Int64, _ params: [String: MediaCollectionValue] = [:]) -> MediaCollectionEvent {
         MediaCollectionEvent(type: type, playhead: 0, ts: Self.start + offset, params: params)
     }
 
@@ -20,8 +21,8 @@ struct MediaCollectionSessionLedgerTests {
 
     /// The reason `type` at `offset` is refused after `before`, nil when it is taken.
     func violation(
-        _ type: MediaCollectionEventType, at offset: Int64, _ params: [String: ReceivedJSON] = [:],
-        after before: [(MediaCollectionEventType, [String: ReceivedJSON])] = []
+        _ type: MediaCollectionEventType, at offset: Int64, _ params: [String: MediaCollectionValue] = [:],
+        after before: [(MediaCollectionEventType, [String: MediaCollectionValue])] = []
     ) throws -> MediaCollectionSessionLedger.Violation? {
         var ledger = try ledger()
         for (index, (earlier, earlierParams)) in before.enumerated() {
@@ -35,11 +36,11 @@ struct MediaCollectionSessionLedgerTests {
         }
     }
 
-    static let ad: [String: ReceivedJSON] = ["media.ad.id": .string("ad-1")]
+    static let ad: [String: MediaCollectionValue] = ["media.ad.id": .string("ad-1")]
 
     @Test func aVODSessionWithAMidRollAChapterAndAStateIsTaken() throws {
         var ledger = try ledger()
-        let sequence: [(MediaCollectionEventType, [String: ReceivedJSON])] = [
+        let sequence: [(MediaCollectionEventType, [String: MediaCollectionValue])] = [
             (.play, [:]), (.chapterStart, ["media.chapter.index": .integer(1)]), (.ping, [:]),
             (.adBreakStart, [:]), (.adStart, Self.ad), (.ping, [:]), (.adComplete, [:]),
             (.adStart, ["media.ad.id": .string("ad-2")]), (.adSkip, [:]), (.adBreakComplete, [:]),
@@ -131,12 +132,12 @@ struct MediaCollectionSessionLedgerTests {
     }
 
     @Test func chaptersAndStatesOpenAndClose() throws {
-        let chapter: [String: ReceivedJSON] = ["media.chapter.index": .integer(2)]
+        let chapter: [String: MediaCollectionValue] = ["media.chapter.index": .integer(2)]
         #expect(try violation(.chapterComplete, at: 1)?.description == "chapterComplete without a chapter started")
         #expect(try violation(.chapterStart, at: 1, chapter, after: [(.chapterStart, chapter)])?.description
             == "chapterStart while the chapter 2 is neither completed nor skipped")
         #expect(try violation(.chapterSkip, at: 1, after: [(.chapterStart, chapter)]) == nil)
-        let mute: [String: ReceivedJSON] = ["media.state.name": .string("mute")]
+        let mute: [String: MediaCollectionValue] = ["media.state.name": .string("mute")]
         #expect(try violation(.stateEnd, at: 1, mute)?.description == "stateEnd of the state mute, not started")
         #expect(try violation(.stateStart, at: 1, mute, after: [(.stateStart, mute)])?.description == "stateStart of the state mute, already started")
     }

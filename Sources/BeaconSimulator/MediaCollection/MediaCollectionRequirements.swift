@@ -1,16 +1,19 @@
+import BeaconDomain
+
 /// What the Media Collection API's validation schemas ask of a request body, per event type: the
-/// `params` keys it must and may carry with their JSON types, whether it may carry `params` or
+/// `params` keys it must and may carry with their JSON types (`visitor.customerIDs`, an object
+/// beaconctl never sends, is left out), whether it may carry `params` or
 /// `customMetadata` at all, and what its `qoeData` must carry. Written from Adobe's parameter
 /// reference and published schemas; where they are silent the double asks what makes the event
 /// meaningful (a bitrate change carries the bitrate, an error its id) and says so.
 package struct MediaCollectionRequirements: Sendable {
     /// A JSON type as the schemas name it; `number` takes integers too.
     package enum ValueType: String, Sendable {
-        case string, integer, number, boolean, object
+        case string, integer, number, boolean
 
         package func admits(_ value: ReceivedJSON) -> Bool {
             switch (self, value) {
-            case (.string, .string), (.integer, .integer), (.number, .integer), (.number, .number), (.boolean, .boolean), (.object, .object): true
+            case (.string, .string), (.integer, .integer), (.number, .integer), (.number, .number), (.boolean, .boolean): true
             default: false
             }
         }
@@ -67,7 +70,7 @@ package struct MediaCollectionRequirements: Sendable {
         var optional: [String: ValueType] = [
             "analytics.enableSSL": .boolean, "analytics.visitorId": .string, "analytics.aid": .string,
             "analytics.optOutServerSideForwarding": .boolean, "analytics.optOutShare": .boolean,
-            "visitor.marketingCloudUserId": .string, "visitor.aamLocationHint": .integer, "visitor.customerIDs": .object,
+            "visitor.marketingCloudUserId": .string, "visitor.aamLocationHint": .integer,
             "appInstallationId": .string, "media.name": .string, "media.streamType": .string, "media.publisher": .string,
             "media.resume": .boolean, "media.downloaded": .boolean, "media.sdkVersion": .string, "media.libraryVersion": .string,
         ]

@@ -1,3 +1,5 @@
+import BeaconDomain
+
 /// Checks one request the way the Media Collection API's back end does before it looks at any
 /// session: the content type, then the body against the schema of its event type. Each event is
 /// judged alone, as Adobe's collection layer does; the order inside a session is
@@ -59,7 +61,7 @@ package enum MediaCollectionSchema {
 
     private static func params(
         _ value: ReceivedJSON?, _ rules: MediaCollectionRequirements, _ type: MediaCollectionEventType
-    ) throws(Refusal) -> [String: ReceivedJSON] {
+    ) throws(Refusal) -> [String: MediaCollectionValue] {
         guard let value else {
             if rules.requiredParams.isEmpty { return [:] }
             throw Refusal("\(type.rawValue) needs params")
@@ -75,12 +77,12 @@ package enum MediaCollectionSchema {
             }
             guard expected.admits(param) else { throw Refusal("\(key) is \(a(param.typeName)), not \(a(expected.rawValue))") }
         }
-        return params
+        return params.compactMapValues(\.parameter)
     }
 
     private static func qoeData(
         _ value: ReceivedJSON?, _ rules: MediaCollectionRequirements, _ type: MediaCollectionEventType
-    ) throws(Refusal) -> [String: ReceivedJSON] {
+    ) throws(Refusal) -> [String: MediaCollectionValue] {
         guard let value else {
             if let key = rules.requiredQuality.sorted().first { throw Refusal("\(type.rawValue) needs qoeData with \(key)") }
             return [:]
@@ -94,7 +96,7 @@ package enum MediaCollectionSchema {
             }
         }
         if let key = rules.requiredQuality.sorted().first(where: { quality[$0] == nil }) { throw Refusal("\(type.rawValue) needs qoeData with \(key)") }
-        return quality
+        return quality.compactMapValues(\.parameter)
     }
 
     private static func customMetadata(

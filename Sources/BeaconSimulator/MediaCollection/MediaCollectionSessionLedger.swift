@@ -1,3 +1,5 @@
+import BeaconDomain
+
 /// The rules a session's events follow in order, which Adobe's back end cannot check (it judges
 /// each event alone) but relies on: `ts` strictly increases so that it can restore the order,
 /// ads are bookended by their ad break or are ignored, nothing follows the session's end, the
@@ -43,7 +45,7 @@ package struct MediaCollectionSessionLedger: Sendable, Equatable {
         // Adobe computes no progress for a length of 0 or less; a live stream of unknown length says a day.
         guard length > 0 else { return .failure(Violation(status: 400, description: "media.length \(length) is not positive (a live stream says \(Int(day)))")) }
         let limit: Double? =
-            switch start.string("media.contentType")?.lowercased() {
+            switch start.params["media.contentType"]?.text?.lowercased() {
             case "vod": length
             case "live", "linear": day
             default: nil
@@ -88,7 +90,7 @@ package struct MediaCollectionSessionLedger: Sendable, Equatable {
         case .adStart:
             guard inAdBreak else { throw refused("\(type) outside an ad break") }
             if let openAd { throw refused("\(type) while the ad \(openAd) is neither completed nor skipped") }
-            openAd = event.string("media.ad.id") ?? ""
+            openAd = event.params["media.ad.id"]?.text ?? ""
         case .adComplete, .adSkip:
             guard openAd != nil else { throw refused("\(type) without an ad started") }
             openAd = nil
@@ -103,7 +105,7 @@ package struct MediaCollectionSessionLedger: Sendable, Equatable {
             guard openChapter != nil else { throw refused("\(type) without a chapter started") }
             openChapter = nil
         case .stateStart, .stateEnd:
-            let name = event.string("media.state.name") ?? ""
+            let name = event.params["media.state.name"]?.text ?? ""
             let started = event.type == .stateStart
             guard states.contains(name) != started else {
                 throw refused(started ? "\(type) of the state \(name), already started" : "\(type) of the state \(name), not started")

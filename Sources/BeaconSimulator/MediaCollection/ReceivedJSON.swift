@@ -1,3 +1,5 @@
+import BeaconDomain
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -63,6 +65,17 @@ package enum ReceivedJSON: Sendable, Equatable, Decodable, CustomStringConvertib
 
     package var object: [String: ReceivedJSON]? {
         if case .object(let value) = self { value } else { nil }
+    }
+
+    /// The value as a request parameter, or nil for an object, an array or null.
+    package var parameter: MediaCollectionValue? {
+        switch self {
+        case .string(let value): .string(value)
+        case .integer(let value): .integer(value)
+        case .number(let value): .number(value)
+        case .boolean(let value): .boolean(value)
+        case .object, .array, .null: nil
+        }
     }
 
     /// The JSON type's name, for refusal reasons.
