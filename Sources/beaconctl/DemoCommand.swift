@@ -50,15 +50,19 @@ struct DemoCommand: AsyncParsableCommand {
         out("beaconctl demo: simulated \(dialect == .mediatailor ? "MediaTailor" : "ad-insertion") service on \(service.server.baseURL)")
         out("  ad break \(adBreak.id): \(DemoService.adCount) ads of \(UTCTime.formatSpan(DemoService.adDuration)), starts in \(UTCTime.formatSpan(adBreak.startTime - startedAt))")
         out("  the player pauses and mutes 2 s into the first ad, resumes 1.5 s later")
+        out("  media analytics: simulated Media Collection API on \(service.collection.endpoint) (pings counted, not shown)")
 
         let userAgent = Settings.userAgent(version: Beaconctl.version) + " demo"
         var configuration = DaemonConfiguration(version: Beaconctl.version, macros: MacroSettings(deviceUserAgent: userAgent))
-        configuration.mediaURL = service.mediaURL
         configuration.dialect = dialect
         configuration.metadataInterval = .seconds(1)
         var options = DaemonRuntime.Options(configuration: configuration, http: CurlHTTPClient.Configuration(userAgent: userAgent))
         options.metricsAddress = metrics.metricsAddress
         options.subscribers = [screen]
+        // The media-analytics reporter sends to the simulated Media Collection API.
+        var reporting = Settings(defaultSocket: socket.path)
+        reporting.mediaAnalytics = DemoService.mediaAnalytics(endpoint: service.collection.endpoint)
+        options.reporters = DaemonRuntime.reporters(configuredBy: reporting)
         let runtime = DaemonRuntime(options, logOutput: logOutput)
         let daemon = runtime.daemon
         let metricsServer = try await runtime.serveMetrics(logger: runtime.logger)
@@ -84,6 +88,8 @@ struct DemoCommand: AsyncParsableCommand {
             let played = await withDiscardingTaskGroup { playback in
                 playback.addTask { await daemon.run() }
                 playback.addTask { await runtime.runReporters() }
+                // A load, as a player gives it, tells the reporters a playback begins.
+                _ = await runtime.lines.handle(.text("load \(service.mediaURL)"))
                 await SimulatedPlayer(adBreak: adBreak).play(until: end) { line in _ = await runtime.lines.handle(.text(line)) }
                 let played = await daemon.statusReport()
                 daemon.stop()

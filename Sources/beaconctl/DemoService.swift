@@ -22,6 +22,17 @@ struct DemoService: Sendable {
     var collection: SimulatedMediaCollectionService
     var stop: @Sendable () async -> Void
 
+    /// The media-analytics settings of the demo: its reporter sends to `endpoint`.
+    static func mediaAnalytics(endpoint: String) -> MediaAnalyticsSettings {
+        var settings = MediaAnalyticsSettings()
+        settings.endpoint = endpoint
+        settings.trackingServer = "metrics.demo.example"
+        settings.reportSuite = "demo-suite"
+        settings.orgID = "DEMO@AdobeOrg"
+        settings.channel = "demo"
+        return settings
+    }
+
     /// Starts both services; `collected` hears of each call the Media Collection API answers.
     static func start(_ dialect: Dialect, collected: @escaping @Sendable (SimulatedMediaCollectionService.Exchange) -> Void) async throws -> DemoService {
         let collection = try await SimulatedMediaCollectionService.start(observer: collected)

@@ -19,4 +19,16 @@ import Testing
         }
         #expect(result.stdout.contains("summary: 18 tracking events done, 0 failed; 18 beacons sent, 18 received by the sink"), "\(result.stdout)")
     }
+
+    /// The demo's media-analytics reporter reports the playback to the simulated Media Collection
+    /// API, shown beside the beacons; the double finds nothing to refuse.
+    @Test func demoShowsTheMediaAnalyticsCalls() async throws {
+        let result = try await runBeaconctl(["demo"], timeout: .seconds(90))
+        #expect(result.status == 0, "\(result.stderr)")
+        for call in ["sessionStart", "adBreakStart", "adStart", "pauseStart", "adComplete", "adBreakComplete", "sessionEnd"] {
+            #expect(result.stdout.contains("\(call) ") && result.stdout.contains("media-analytics"), "\(call)\n\(result.stdout)")
+        }
+        #expect(result.stdout.contains("0 refused, 0 of them the reporter's fault"), "\(result.stdout)")
+        #expect(result.stdout.contains("summary: 16 tracking events done, 0 failed; 16 beacons sent, 16 received by the sink"), "\(result.stdout)")
+    }
 }
