@@ -126,6 +126,15 @@ import Testing
         }
     }
 
+    /// Plays the first 2 s of the live feed and waits for the session they start.
+    static func started(_ collection: Collection, _ daemon: DaemonProcess) async throws -> TickFeed {
+        var feed = TickFeed(from: Ads.t0)
+        feed.play(to: Ads.t0 + 2_000)
+        daemon.send(feed.takeLines())
+        try await eventually("the session started") { collection.sessionIDs().count == 1 }
+        return feed
+    }
+
     /// Live: two ad breaks, the first played through, a seek out of the second's first ad (adSkip),
     /// unload; the playhead is the second of the UTC day.
     @Test func aLiveSessionWithTwoAdBreaksAndASeekOutOfAnAd() async throws {
@@ -163,10 +172,7 @@ import Testing
     /// A 404 to an event: the session is gone, a new one starts with media.resume and the current state.
     @Test func aSessionGoneStartsANewOneWithResume() async throws {
         try await withLive { collection, _, daemon in
-            var feed = TickFeed(from: Ads.t0)
-            feed.play(to: Ads.t0 + 2_000)
-            daemon.send(feed.takeLines())
-            try await eventually("the session started") { collection.sessionIDs().count == 1 }
+            var feed = try await Self.started(collection, daemon)
             collection.answer(404, toNext: 1)
             feed.line("pause")
             feed.wait(1_000)
@@ -206,10 +212,7 @@ import Testing
     /// new session when playback goes on; the beacons unchanged.
     @Test func disableAndEnableTheReporter() async throws {
         try await withLive { collection, service, daemon in
-            var feed = TickFeed(from: Ads.t0)
-            feed.play(to: Ads.t0 + 2_000)
-            daemon.send(feed.takeLines())
-            try await eventually("the session started") { collection.sessionIDs().count == 1 }
+            var feed = try await Self.started(collection, daemon)
             let disabled = try await daemon.request("reporter disable media-analytics")
             #expect(!disabled.contains("error"), "\(disabled)")
             try await eventually("sessionEnd on disable") { collection.received().contains { $0.event.type == .sessionEnd } }
@@ -251,10 +254,7 @@ import Testing
     /// with the ts it had when it happened.
     @Test func aTwentySecondOutageLosesNoEventButPings() async throws {
         try await withLive { collection, _, daemon in
-            var feed = TickFeed(from: Ads.t0)
-            feed.play(to: Ads.t0 + 2_000)
-            daemon.send(feed.takeLines())
-            try await eventually("the session started") { collection.sessionIDs().count == 1 }
+            var feed = try await Self.started(collection, daemon)
             collection.answer(500, for: 20_000, of: .all)
             let outageEnd = WallClock.now() + 20_000
             feed.line("pause")
