@@ -41,7 +41,6 @@ struct RunCommand: AsyncParsableCommand {
               bitrate <bps> | qos {"bitrate", "droppedFrames", "fps", "startupTime" (ms)}   (also in a JSON tick)
               error player <id> [message] | error application <id> [message]
               state-start <name> | state-end <name> | privacy optin|optout|unknown
-              reporter list | reporter enable <name> | reporter disable <name>   (beacons, media-analytics, heartbeat)
               status   (replies with the status JSON)
               events | events follow [N]   (the event history; on the socket, follow streams new entries)
               reporter list | reporter enable NAME | reporter disable NAME
@@ -77,6 +76,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var options: SettingsOptions
 
+    // Beside the other settings rather than inside them: in a debug build the parser checks each
+    // nested group again for every level above it, which tripled a daemon's start.
+    @OptionGroup var mediaAnalytics: MediaAnalyticsSettingsOptions
+
+    @OptionGroup var heartbeat: HeartbeatSettingsOptions
+
     func run() async throws {
         // A reader gone (a control client mid-reply, a closed stdout) is an error to handle, never the end.
         signal(SIGPIPE, SIG_IGN)
@@ -85,7 +90,9 @@ struct RunCommand: AsyncParsableCommand {
         ProcessFootprint.minimize()
         let environment = ProcessInfo.processInfo.environment
         let style = LineLogHandler.Style(environment: environment)
-        let flags = options.layer(socket: socket.socket)
+        var flags = options.layer(socket: socket.socket)
+        mediaAnalytics.add(to: &flags)
+        heartbeat.add(to: &flags)
         let loaded: SettingsLoader.Loaded
         do {
             loaded = try SettingsLoader.load(flags: flags, configFile: options.config.map { ($0, "flag --config") }, environment: environment)

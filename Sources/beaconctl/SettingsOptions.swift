@@ -59,10 +59,6 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("dialect"), help: settingHelp("harmonic, mediatailor or auto: the ad-insertion service's session init and tracking document (default auto: decided per session).", .dialect, valueName: "dialect"))
     var dialect: String?
 
-    @OptionGroup var mediaAnalytics: MediaAnalyticsSettingsOptions
-
-    @OptionGroup var heartbeat: HeartbeatSettingsOptions
-
     /// The settings given as flags; `socket` is the shared `--socket` option.
     func layer(socket: String?) -> SettingsLayer {
         var layer = SettingsLayer(source: .flag)
@@ -74,8 +70,6 @@ struct SettingsOptions: ParsableArguments {
         ]
         for case (let key, let text?) in texts { layer.values[key] = .text(text) }
         for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking), (.limitAdTracking, limitAdTracking)] { layer.values[key] = .boolean(flag) }
-        mediaAnalytics.add(to: &layer)
-        heartbeat.add(to: &layer)
         return layer
     }
 }
