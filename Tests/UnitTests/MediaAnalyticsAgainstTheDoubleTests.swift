@@ -104,13 +104,22 @@ import Testing
         #expect(Self.violations(driver.emitted) == [])
     }
 
-    /// The double's reading of a body is the reporter's: a fractional frame rate is one the published
-    /// schema refuses (`media.qoe.framesPerSecond` is an integer there).
-    @Test func aFractionalFrameRateIsRefused() {
+    /// A fractional frame rate and start-up time go as the integers the published schema types them
+    /// as, and a custom key the API does not take is sent under a name it does.
+    @Test func aFractionalFrameRateAndAnUnusualCustomKeyPassTheSchema() {
         var driver = TrackerDriver()
-        driver.send(MediaFixture.load())
+        var load = MediaFixture.load()
+        if case .playbackLoaded(let url, var options) = load {
+            options.content?.customMetadata["my-key"] = "v"
+            load = .playbackLoaded(mediaURL: url, options: options)
+        }
+        driver.send(load)
         driver.send(.playerEventObserved(.play))
-        driver.send(.playerInformed(.quality(QualityOfService(bitrate: 5_000_000, fps: 29.97))))
-        #expect(Self.violations(driver.emitted) == ["session 1 bitrateChange: media.qoe.framesPerSecond is a number, not an integer"])
+        driver.send(.playerInformed(.quality(QualityOfService(bitrate: 5_000_000, fps: 29.97, startupTime: 812.6))))
+        #expect(Self.violations(driver.emitted) == [])
+        let change = driver.emitted.first { $0.event.type == .bitrateChange }
+        #expect(change?.event.qoeData["media.qoe.framesPerSecond"] == .integer(30))
+        #expect(change?.event.qoeData["media.qoe.timeToStart"] == .integer(813))
+        #expect(driver.emitted.first?.event.customMetadata["my_key"] == "v")
     }
 }

@@ -214,7 +214,7 @@ import Testing
         #expect(driver.types == [.bitrateChange, .bitrateChange])
         #expect(driver.emitted[0].event.qoeData == [
             "media.qoe.bitrate": .integer(5_000_000), "media.qoe.droppedFrames": .integer(2),
-            "media.qoe.framesPerSecond": .number(29.97), "media.qoe.timeToStart": .number(800),
+            "media.qoe.framesPerSecond": .integer(30), "media.qoe.timeToStart": .integer(800),
         ])
         #expect(driver.emitted[1].event.qoeData["media.qoe.bitrate"] == .integer(2_000_000))
     }

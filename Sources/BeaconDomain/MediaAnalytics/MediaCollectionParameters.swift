@@ -50,7 +50,14 @@ public enum MediaCollectionParameters {
         for (key, value) in content.standardMetadata where ContentInformation.standardMetadataKeys.contains(key) {
             params["media.\(key)"] = .string(value)
         }
-        return (params, content.customMetadata)
+        return (params, customMetadata(content.customMetadata))
+    }
+
+    /// The player's custom keys as the API takes them: letters, digits, `_` and `.`; any other
+    /// character becomes `_` (`my-key` is sent as `my_key`).
+    public static func customMetadata(_ metadata: [String: String]) -> [String: String] {
+        let allowed = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || c == "_" || c == ".") }
+        return Dictionary(metadata.map { (String($0.key.map { allowed($0) ? $0 : "_" }), $0.value) }) { first, _ in first }
     }
 
     public static func adBreakStart(_ adBreak: AdBreakSummary) -> [String: MediaCollectionValue] {
@@ -97,8 +104,9 @@ public enum MediaCollectionParameters {
         var qoe: [String: MediaCollectionValue] = [:]
         if let bitrate = quality.bitrate { qoe["media.qoe.bitrate"] = .integer(Int64(bitrate)) }
         if let droppedFrames = quality.droppedFrames { qoe["media.qoe.droppedFrames"] = .integer(Int64(droppedFrames)) }
-        if let fps = quality.fps { qoe["media.qoe.framesPerSecond"] = .number(finite(fps)) }
-        if let startupTime = quality.startupTime { qoe["media.qoe.timeToStart"] = .number(finite(startupTime)) }
+        // The API's schema types both as integers: 29.97 frames a second is sent as 30.
+        if let fps = quality.fps { qoe["media.qoe.framesPerSecond"] = .integer(Int64(finite(fps).rounded())) }
+        if let startupTime = quality.startupTime { qoe["media.qoe.timeToStart"] = .integer(Int64(finite(startupTime).rounded())) }
         return qoe
     }
 
