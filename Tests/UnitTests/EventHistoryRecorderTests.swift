@@ -67,6 +67,24 @@ import Testing
         #expect(recorder.followerCount == 0)
     }
 
+    /// The daemon and a reporter (what it told the player) record at the same time: a follower
+    /// still gets every entry, in the order of its sequence.
+    @Test func overlappingCallersReachAFollowerInOrder() async throws {
+        let recorder = EventHistoryRecorder(capacity: 4_096, now: Self.steppingClock())
+        let stream = recorder.follow(after: nil)
+        await withTaskGroup(of: Void.self) { group in
+            for caller in 0..<4 {
+                group.addTask {
+                    for index in 0..<500 { recorder.receive(.lineRejected(reason: "\(caller)-\(index)")) }
+                }
+            }
+        }
+        recorder.finish()
+        var sequences: [UInt64] = []
+        for await line in stream { sequences.append(try EventEntry.decode(jsonLine: line).sequence) }
+        #expect(sequences == Array(1...2_000))
+    }
+
     @Test func aFollowerResumesAfterTheLastSequenceItSaw() async throws {
         let recorder = EventHistoryRecorder(capacity: 3, now: Self.steppingClock())
         for index in 0..<5 { recorder.receive(.lineRejected(reason: "\(index)")) }  // keeps 3, 4, 5

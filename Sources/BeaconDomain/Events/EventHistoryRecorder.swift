@@ -25,6 +25,10 @@ public final class EventHistoryRecorder: DaemonNotificationSubscriber {
     }
 
     private let state: Mutex<State>
+    /// Held from an entry's numbering until its followers have it: the daemon and a reporter
+    /// (what it told the player) both record, and a follower must get the entries in their order.
+    /// The followers' termination handlers never take it, so yielding under it cannot deadlock.
+    private let recording = Mutex(())
     private let now: @Sendable () -> Milliseconds
 
     /// - Parameter now: the wall clock that stamps each entry.
@@ -37,9 +41,13 @@ public final class EventHistoryRecorder: DaemonNotificationSubscriber {
 
     /// Records `notification` if the history keeps it, and hands the entry to every follower.
     ///
-    /// Called by one caller at a time (the daemon actor), so followers get entries in order.
+    /// Callers may overlap (the daemon actor, a reporter's task): followers still get entries in order.
     package func receive(_ notification: DaemonNotification) {
         guard let event = notification.historyEvent else { return }
+        recording.withLock { _ in record(event, of: notification) }
+    }
+
+    private func record(_ event: HistoryEvent, of notification: DaemonNotification) {
         let time = now()
         let recorded = state.withLock { state -> (entry: EventEntry, followers: [Int: AsyncStream<String>.Continuation])? in
             switch notification {

@@ -10,8 +10,10 @@ package struct DaemonNotificationHub: Sendable {
         self.subscribers = subscribers
     }
 
-    /// Tells every subscriber, in the order they were given. One caller at a time (the daemon
-    /// actor), so each subscriber hears the notifications in order.
+    /// Tells every subscriber, in the order they were given. The daemon's hub has one caller, the
+    /// daemon actor, so each subscriber hears its notifications in order. The hub of what the
+    /// reporters told the player is called from their own tasks: its subscribers (history,
+    /// metrics, systemd, the player's channel) take overlapping calls.
     package func publish(_ notification: DaemonNotification) {
         for subscriber in subscribers { subscriber.receive(notification) }
     }
