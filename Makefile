@@ -4,6 +4,9 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 SWIFT ?= swift
+# End-to-end tests at most this many at once: each starts real daemons, and with all 160 at once
+# on 2 cores the loopback servers inside the test process answered too late (a timeout in 2 of 3 runs).
+E2E_WIDTH ?= 8
 BUILD_LOG := .build/build-output.log
 
 .PHONY: system-packages build demo test release check-binary bench fuzz clean
@@ -32,7 +35,7 @@ test: system-packages
 	@if grep -E '/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:' $(BUILD_LOG); then \
 		echo "error: the build has warnings in our code" >&2; exit 1; fi
 	$(SWIFT) test --skip-build --filter '^UnitTests\.'
-	$(SWIFT) test --skip-build --filter '^EndToEndTests\.'
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(E2E_WIDTH) $(SWIFT) test --skip-build --filter '^EndToEndTests\.'
 	python3 scripts/folder-graph.py
 
 # Installation layout: `make install PREFIX=/usr DESTDIR=/tmp/stage`. The unit goes where systemd

@@ -161,7 +161,13 @@ import Testing
                 feed.play(to: Ads.t0 + 19_000)
                 daemon.send(feed.takeLines())
                 try await eventually(timeout: .seconds(20), "the first avail's beacons") { Self.everyBeacon(service, [first[0]]) }
-                try await daemon.waitForStatus("the journal saved") { $0.counters.beaconsSent >= 8 && $0.journal.state == .ok }
+                // A reporting state reaches status once the journal wrote it: the counters come sooner,
+                // and a kill between the two would rightly resend what was in flight.
+                let reported = Set(StandardAd.playbackTypes + [.breakStart, .breakEnd])
+                try await daemon.waitForStatus("the journal saved") { report in
+                    let events = report.adBreaks.first { $0.id == first[0].id }?.ads.flatMap(\.trackingEvents).filter { reported.contains($0.event) }
+                    return events?.count == reported.count && events?.allSatisfy { $0.reportingState == .done } == true
+                }
                 daemon.kill()
             }
             try await withDaemon(Self.arguments(service), environment: environment) { daemon in
