@@ -101,7 +101,9 @@ import Testing
                 sink.answer { _, _ in .status(204) }
                 let before = sink.count(ad: "t-a1", .firstQuartile)
                 try await withDaemon([], environment: environment) { daemon in
-                    try await daemon.waitForStatus("the pending beacon delivered after the restart") { report in
+                    // The retry keeps its jittered wait across the restart: after 5 or 6 failed attempts
+                    // (a slow machine's drain makes more) that is up to 16 or 32 s, and never past the cap.
+                    try await daemon.waitForStatus(timeout: .seconds(70), "the pending beacon delivered after the restart") { report in
                         report.counters.beaconsSent == 1 && report.deliveries.allSatisfy { $0.state.isFinished }
                     }
                     #expect(sink.count(ad: "t-a1", .firstQuartile) == before + 1)
