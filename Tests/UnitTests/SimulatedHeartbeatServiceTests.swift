@@ -23,17 +23,7 @@ import Testing
     }
 
     static func withService(_ body: (SimulatedHeartbeatService, CurlHTTPClient) async throws -> Void) async throws {
-        let service = try await SimulatedHeartbeatService.start(token: "t0k")
-        let client = CurlHTTPClient(userAgent: "beaconctl/test")
-        do {
-            try await body(service, client)
-        } catch {
-            await client.shutdown()
-            await service.stop()
-            throw error
-        }
-        await client.shutdown()
-        await service.stop()
+        try await withLoopbackService({ try await SimulatedHeartbeatService.start(token: "t0k") }, stop: { await $0.stop() }, body)
     }
 
     @Test func answersHeartbeatsAsScriptedThenAsToldAndRecordsThem() async throws {

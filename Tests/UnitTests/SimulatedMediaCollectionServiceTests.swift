@@ -14,17 +14,7 @@ struct SimulatedMediaCollectionServiceTests {
         observer: (@Sendable (SimulatedMediaCollectionService.Exchange) -> Void)? = nil,
         _ body: (SimulatedMediaCollectionService, CurlHTTPClient) async throws -> Void
     ) async throws {
-        let service = try await SimulatedMediaCollectionService.start(observer: observer)
-        let client = CurlHTTPClient(configuration: .init(connectTimeout: .seconds(2), totalTimeout: .seconds(5), userAgent: "beaconctl/test"))
-        do {
-            try await body(service, client)
-        } catch {
-            await client.shutdown()
-            await service.stop()
-            throw error
-        }
-        await client.shutdown()
-        await service.stop()
+        try await withLoopbackService({ try await SimulatedMediaCollectionService.start(observer: observer) }, stop: { await $0.stop() }, body)
     }
 
     func post(_ url: String, _ body: [UInt8], contentType: String = "application/json") -> HTTPClientRequest {

@@ -174,3 +174,23 @@ func finishes(within limit: Duration, _ body: @escaping @Sendable () async -> Vo
         return first
     }
 }
+
+/// Runs `body` with a loopback service started by `start` and a client of `configuration`, and
+/// stops both however `body` ends.
+func withLoopbackService<Service: Sendable>(
+    _ start: () async throws -> Service, stop: (Service) async -> Void,
+    client configuration: CurlHTTPClient.Configuration = .init(connectTimeout: .seconds(2), totalTimeout: .seconds(5), userAgent: "beaconctl/test"),
+    _ body: (Service, CurlHTTPClient) async throws -> Void
+) async throws {
+    let service = try await start()
+    let client = CurlHTTPClient(configuration: configuration)
+    do {
+        try await body(service, client)
+    } catch {
+        await client.shutdown()
+        await stop(service)
+        throw error
+    }
+    await client.shutdown()
+    await stop(service)
+}
