@@ -21,21 +21,32 @@ build: system-packages
 demo: build
 	$(SWIFT) run --skip-build beaconctl demo
 
-# Builds everything (our own code must compile without warnings), then runs every test: the unit
-# tests, then the end-to-end tests. One process for both would let CPU-heavy unit tests hold the
-# 2 threads of Swift's cooperative pool for seconds, and the end-to-end tests' in-process servers
-# (ad service, beacon sink, control socket) would answer their clients too late. The
-# tests also drive the real binary through a pseudo-terminal (python3) and check the systemd unit
-# (systemd-analyze) and the package (dpkg-deb) with the tools a Debian box has; last, that no two
-# folders of Sources/ name each other's types (ARCHITECTURE.md draws the arrows).
+# Builds everything (our own code must compile without warnings), then runs every test in three
+# steps, each its own `swift test` process under an outer time limit (scripts/test-step.py ends
+# the step's whole session past it, and names the step):
+# - unit: the rules on the domain, and the edges against real sockets, files and loopback servers;
+# - sweeps: the CPU-bound tests (fuzz properties, random sequences, large documents), in suites
+#   named Sweeps. Swift's cooperative pool has one thread per core: beside the unit tests they
+#   held both threads for seconds, and the loopback servers, timers and waits of the unit tests,
+#   which run on that pool too, answered late or timed out;
+# - end-to-end: the real binary, at most E2E_WIDTH tests at once.
+# The tests also drive the real binary through a pseudo-terminal (python3) and check the systemd
+# unit (systemd-analyze) and the package (dpkg-deb) with the tools a Debian box has. Last, that
+# every test suite has a time limit, and that no two folders of Sources/ name each other's types
+# (ARCHITECTURE.md draws the arrows).
+TEST_STEP := python3 scripts/test-step.py
+SWEEPS := /Sweeps/
 test: system-packages
 	@scripts/install-system-packages.sh python3
 	@mkdir -p .build
 	$(SWIFT) build --build-tests 2>&1 | tee $(BUILD_LOG)
 	@if grep -E '/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:' $(BUILD_LOG); then \
 		echo "error: the build has warnings in our code" >&2; exit 1; fi
-	$(SWIFT) test --skip-build --filter '^UnitTests\.'
-	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(E2E_WIDTH) $(SWIFT) test --skip-build --filter '^EndToEndTests\.'
+	$(TEST_STEP) unit 600 $(SWIFT) test --skip-build --filter '^UnitTests\.' --skip '$(SWEEPS)'
+	$(TEST_STEP) sweeps 600 $(SWIFT) test --skip-build --filter '$(SWEEPS)'
+	$(TEST_STEP) end-to-end 1200 env SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(E2E_WIDTH) \
+		$(SWIFT) test --skip-build --filter '^EndToEndTests\.'
+	python3 scripts/check-test-suites.py
 	python3 scripts/folder-graph.py
 
 # Installation layout: `make install PREFIX=/usr DESTDIR=/tmp/stage`. The unit goes where systemd
@@ -108,8 +119,8 @@ bench: release
 
 # One fuzz target, lines (stdin and control socket input) or metadata, for FUZZ_SECONDS: coverage-
 # guided with libFuzzer when this toolchain links it, else the test suite's seeded mutation run
-# (FUZZ_ENGINE=properties forces it, FUZZ_SEED replays one). The test suite runs the same
-# properties for a few seconds (FUZZ_ITERATIONS, FUZZ_SECONDS, FUZZ_SEED). Crashes land in Fuzz/artifacts.
+# (FUZZ_ENGINE=properties forces it, FUZZ_SEED replays one). The test suite's sweeps step runs the
+# same properties on a fixed number of inputs (FUZZ_ITERATIONS, FUZZ_SEED). Crashes land in Fuzz/artifacts.
 FUZZ_TARGET ?= lines
 FUZZ_SECONDS ?= 600
 FUZZ_ENGINE ?= auto

@@ -25,7 +25,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-    ] + ["Journal", "Matching", "Metadata"].map { name in
+    ] + ["Journal", "Macros", "Matching", "Metadata"].map { name in
         .executableTarget(
             name: name,
             dependencies: [

@@ -28,17 +28,18 @@ package struct FuzzCampaign: Sendable {
             dictionary: try FuzzCorpus.dictionary(for: target, packageRoot: packageRoot))
     }
 
-    /// Checks every seed, then mutants until `iterations` inputs were checked or `duration`
-    /// passed; stops at the first property that fails. `willCheck` sees each input first, so
-    /// that one that traps can still be found.
+    /// Checks every seed, then mutants until `iterations` inputs were checked or `duration`, if
+    /// given, passed; stops at the first property that fails. `willCheck` sees each input first,
+    /// so that one that traps can still be found. Without a duration the run does the same work
+    /// however fast the machine is.
     package func run(
-        seed: UInt64, iterations: Int, duration: Duration, willCheck: ([UInt8]) -> Void = { _ in }
+        seed: UInt64, iterations: Int, duration: Duration? = nil, willCheck: ([UInt8]) -> Void = { _ in }
     ) -> FuzzReport {
-        let deadline = ContinuousClock.now + duration
+        let deadline = duration.map { ContinuousClock.now + $0 }
         var generator = SeededGenerator(seed: seed)
         var pool = seeds.map(\.bytes)
         var report = FuzzReport(target: target, seed: seed)
-        while report.executions < seeds.count || (report.executions < iterations && ContinuousClock.now < deadline) {
+        while report.executions < seeds.count || (report.executions < iterations && deadline.map { ContinuousClock.now < $0 } ?? true) {
             let iteration = report.executions
             let isSeed = iteration < seeds.count
             let input: [UInt8]

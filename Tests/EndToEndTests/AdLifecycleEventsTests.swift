@@ -6,7 +6,7 @@ import Testing
 
 /// The ad lifecycle through the real binary: ad breaks and ads entered and left in the event
 /// history and its live stream, the placement in status, the ad beacons unchanged.
-@Suite struct AdLifecycleEventsTests {
+@Suite(.timeLimit(.minutes(5))) struct AdLifecycleEventsTests {
     /// Two ad breaks of two 12 s ads: p1 5 s into the feed, p2 60 s into it.
     let p1 = Ads.t0 + 5_000
     let p2 = Ads.t0 + 60_000

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Settings from flags, environment and config file, with the real binary: precedence, `config check`, exit 78.
-@Suite struct ConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigurationTests {
     @Test func configCheckShowsEachSettingAndWhereItCameFrom() async throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("b.toml")

@@ -7,7 +7,7 @@ import Testing
 
 /// A host's connections: what waits for one is not on the wire. The real binary against slow and
 /// hanging loopback servers, counting requests per URL at the server.
-@Suite struct ConnectionSlotTests {
+@Suite(.timeLimit(.minutes(5))) struct ConnectionSlotTests {
     let reliability = ReliabilityTests()
     var adBreakStart: Milliseconds { reliability.adBreakStart }
     let adDuration: Milliseconds = 8_000
@@ -79,7 +79,9 @@ import Testing
                     service.metadataRequests.count >= before + 3
                 }
                 let elapsed = started.duration(to: clock.now)
-                #expect(elapsed < .seconds(8), "three refreshes at a 1 s interval took \(elapsed)")
+                // A refresh that waited for a beacon connection would come after the 60 s the beacons
+                // hang; 3 at a 1 s interval take about 3 s, and up to 20 on a loaded machine.
+                #expect(elapsed < .seconds(20), "three refreshes at a 1 s interval took \(elapsed)")
                 let report = try await daemon.status()
                 #expect(report.deliveries.filter { $0.state == .inFlight }.count == CurlHTTPClient.Configuration.defaultMaxConnectionsPerHost)
                 daemon.kill()

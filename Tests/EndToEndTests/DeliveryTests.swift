@@ -5,7 +5,7 @@ import BeaconSimulator
 import Testing
 
 /// Requesting signaling URLs: several per event, failures, refusals, quiet mode.
-@Suite struct DeliveryTests {
+@Suite(.timeLimit(.minutes(5))) struct DeliveryTests {
     let adBreakStart = Ads.t0 + 2_000
 
     @Test func everySignalingURLOfAnEventIsRequested() async throws {

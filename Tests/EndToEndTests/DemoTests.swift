@@ -1,7 +1,7 @@
 import Testing
 
 /// `beaconctl demo` runs on loopback only.
-@Suite struct DemoTests {
+@Suite(.timeLimit(.minutes(5))) struct DemoTests {
     @Test func demoRunsForThreeSeconds() async throws {
         let result = try await runBeaconctl(["demo", "--duration", "3"], timeout: .seconds(30))
         #expect(result.status == 0, "\(result.stderr)")

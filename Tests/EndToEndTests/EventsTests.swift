@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// The event history through the real binary: codes for failures, `events --follow`, slow followers.
-@Suite struct EventsTests {
+@Suite(.timeLimit(.minutes(5))) struct EventsTests {
     @Test func noDaemonIsAClearErrorForEvents() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -6,7 +6,7 @@ import Testing
 
 /// Failures belong to what failed: one bad URL on a shared ad-server host never holds back the
 /// host's other URLs. The real binary against a beacon sink where one URL misbehaves.
-@Suite struct FailureScopeTests {
+@Suite(.timeLimit(.minutes(5))) struct FailureScopeTests {
     let reliability = ReliabilityTests()
     var adBreakStart: Milliseconds { reliability.adBreakStart }
     let adDuration: Milliseconds = 8_000

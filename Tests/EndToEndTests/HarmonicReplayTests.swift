@@ -10,7 +10,7 @@ import Testing
 /// whose event starts inside its ad as described, fires exactly once; a verificationNotExecuted
 /// goes with its ad's impression; user actions, companion, icon and other verification tracking
 /// never fire from time; no document is refused.
-@Suite struct HarmonicReplayTests {
+@Suite(.timeLimit(.minutes(5))) struct HarmonicReplayTests {
     /// Where the documents are, nil when `../shared` is absent (a clone without the shared fixtures).
     static let directory: URL? = {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -8,7 +8,7 @@ import Testing
 /// every request to the README's contract: the cadence, failures and stops, the service's timeline
 /// events, live events from the playback's times, and what reaches the player on the connection
 /// that sent its `load` (and on stdout for stdin), while the ad beacons go on unaffected.
-@Suite struct HeartbeatTests {
+@Suite(.timeLimit(.minutes(5))) struct HeartbeatTests {
     static let token = "t0k-e2e"
     /// The live event's times on the ticks' program date time.
     static let t0 = Ads.t0

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The line protocol on stdin and on the control socket.
-@Suite struct InputTests {
+@Suite(.timeLimit(.minutes(5))) struct InputTests {
     let adBreakStart = Ads.t0 + 2_000
 
     @Test func garbageLinesAreCountedLoggedAndChangeNothing() async throws {

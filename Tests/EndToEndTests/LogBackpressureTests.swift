@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Logs never stop beacons: a stderr nobody reads, and a client flooding bad lines.
-@Suite struct LogBackpressureTests {
+@Suite(.timeLimit(.minutes(5))) struct LogBackpressureTests {
     let adBreakStart = Ads.t0 + 2_000
 
     /// `count` back-to-back ads of 1 s whose URLs are long, so that their log lines fill a pipe fast.

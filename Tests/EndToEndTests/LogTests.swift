@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// What `beaconctl run` writes on stderr: the line shape, journald priorities, levels, debug tracking.
-@Suite struct LogTests {
+@Suite(.timeLimit(.minutes(5))) struct LogTests {
     let adBreakStart = Ads.t0 + 2_000
 
     /// Plays one ad through and sends one bad line (a warning); returns the daemon's stderr lines.

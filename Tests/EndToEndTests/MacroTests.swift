@@ -7,7 +7,7 @@ import Testing
 
 /// IAB VAST macros with the real binary: a signaling URL reaches the sink expanded as specified,
 /// and a retry, or the resend after a kill -9 with the request in flight, is the identical URL.
-@Suite struct MacroTests {
+@Suite(.timeLimit(.minutes(5))) struct MacroTests {
     let reliability = ReliabilityTests()
     var adBreakStart: Milliseconds { reliability.adBreakStart }
     var adDuration: Milliseconds { ReliabilityTests.adDuration }

@@ -8,7 +8,7 @@ import Testing
 /// The media-analytics reporter with the real binary against the Media Collection double, which
 /// checks every request as Adobe's back end does and each session's order; the ad beacons of the
 /// same playback go to the test ad service as before.
-@Suite struct MediaAnalyticsTests {
+@Suite(.timeLimit(.minutes(5))) struct MediaAnalyticsTests {
     typealias Collection = SimulatedMediaCollectionService
 
     static func flags(_ collection: Collection, pingInterval: String = "2") -> [String] {

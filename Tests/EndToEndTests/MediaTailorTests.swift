@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// The MediaTailor dialect with the real binary against the simulated MediaTailor service.
-@Suite struct MediaTailorTests {
+@Suite(.timeLimit(.minutes(5))) struct MediaTailorTests {
     typealias Service = SimulatedMediaTailorService
 
     /// Three avails, one per tracking page, placed on program date time from `Ads.t0`.

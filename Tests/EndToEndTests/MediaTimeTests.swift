@@ -6,7 +6,7 @@ import Testing
 
 /// A VOD on media time, played with `position` ticks through the real daemon against a loopback
 /// ad service serving a Harmonic document whose times count from the start of the stream.
-@Suite struct MediaTimeTests {
+@Suite(.timeLimit(.minutes(5))) struct MediaTimeTests {
     /// A pre-roll at 0, a mid-roll at 1 min, a post-roll at 2 min: 12 s ads.
     static let midRoll: Milliseconds = 60_000
     static let postRoll: Milliseconds = 120_000

@@ -9,7 +9,7 @@ import Testing
 /// the last good metadata, counts and shows each failure, backs off, recovers when the service
 /// does, never crashes, and its ticks keep firing beacons meanwhile. The metadata and the beacon
 /// sink are two services, so the metadata one can go down while beacons still land.
-@Suite struct MetadataFaultTests {
+@Suite(.timeLimit(.minutes(5))) struct MetadataFaultTests {
     typealias Response = HTTPServer.Response
 
     static let adBreakStart = Ads.t0 + 2_000

@@ -4,7 +4,7 @@ import BeaconTerminal
 import Testing
 
 /// Metadata refreshes: rejected documents, ad breaks that leave the metadata and come back.
-@Suite struct MetadataTests {
+@Suite(.timeLimit(.minutes(5))) struct MetadataTests {
     let adBreakStart = Ads.t0 + 2_000
 
     @Test func aRejectedDocumentKeepsThePreviousState() async throws {

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// `--metrics-address`: the real binary scraped over real HTTP after a scripted ad break.
-@Suite struct MetricsTests {
+@Suite(.timeLimit(.minutes(5))) struct MetricsTests {
     let adBreakStart = Ads.t0 + 2_000
 
     /// The port of the metrics URL the daemon logged, for the loopback address.
@@ -171,7 +171,7 @@ import Testing
 }
 
 /// The demo serves the same metrics when asked.
-@Suite struct DemoMetricsTests {
+@Suite(.timeLimit(.minutes(5))) struct DemoMetricsTests {
     @Test func theDemoServesItsMetricsWhileItRuns() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -7,7 +7,7 @@ import Testing
 /// The systemd units (the daemon, and the template of one daemon per stream) pass systemd's own
 /// checks, and `make install` and `make deb` lay out the binary, the units and the configuration
 /// where the units expect them.
-@Suite struct PackagingTests {
+@Suite(.timeLimit(.minutes(5))) struct PackagingTests {
     static let packageDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let unit = packageDirectory + "/systemd/beaconctl.service"

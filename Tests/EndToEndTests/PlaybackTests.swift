@@ -4,7 +4,7 @@ import BeaconTerminal
 import Testing
 
 /// Firing rules, judged from ticks piped to the real daemon's stdin.
-@Suite struct PlaybackTests {
+@Suite(.timeLimit(.minutes(5))) struct PlaybackTests {
     /// The ad break every test plays: it starts 5 s after the feed does.
     let adBreakStart = Ads.t0 + 5_000
 

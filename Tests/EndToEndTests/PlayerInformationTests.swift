@@ -7,7 +7,7 @@ import Testing
 /// The player information lines through the real binary: recorded in the event history with
 /// their codes, errors counted by source, bad forms counted and refused, and the ad beacons
 /// firing exactly as they do without them.
-@Suite struct PlayerInformationTests {
+@Suite(.timeLimit(.minutes(5))) struct PlayerInformationTests {
     let adBreakStart = Ads.t0 + 2_000
 
     static let goodLines = [

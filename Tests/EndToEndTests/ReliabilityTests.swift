@@ -8,7 +8,7 @@ import Testing
 /// Nothing lost, nothing doubled: the real binary against a beacon sink that fails in the ways ad
 /// servers and networks do, and across kills and restarts. Each test counts what reached the sink,
 /// for a Harmonic session and for a MediaTailor one serving the same ads.
-@Suite struct ReliabilityTests {
+@Suite(.timeLimit(.minutes(5))) struct ReliabilityTests {
     let adBreakStart = Ads.t0 + 2_000
     static let adDuration: Milliseconds = 8_000
 

@@ -6,7 +6,7 @@ import Testing
 /// The reporters of the real binary, switched with `beaconctl send`: `beacons` disabled sends no
 /// beacon (its events are done, as in quiet mode), enabled again it sends the next ones; `status`
 /// shows each reporter.
-@Suite struct ReporterTests {
+@Suite(.timeLimit(.minutes(5))) struct ReporterTests {
     static let first = Ads.t0 + 5_000
     static let second = Ads.t0 + 30_000
     static let third = Ads.t0 + 55_000

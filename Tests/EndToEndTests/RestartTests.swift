@@ -7,7 +7,7 @@ import Testing
 
 /// Restarts, kills and an unwritable state directory: the journal keeps every beacon once, for a
 /// Harmonic session and for a MediaTailor one.
-@Suite struct RestartTests {
+@Suite(.timeLimit(.minutes(5))) struct RestartTests {
     let reliability = ReliabilityTests()
     var adBreakStart: Milliseconds { reliability.adBreakStart }
     var adDuration: Milliseconds { ReliabilityTests.adDuration }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The files in `samples/` do what `samples/README.md` promises, so the sample never rots.
-@Suite struct SampleTests {
+@Suite(.timeLimit(.minutes(5))) struct SampleTests {
     static let samples = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("samples")

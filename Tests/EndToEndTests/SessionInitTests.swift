@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// Session init at the ad-insertion service, each fallback with the real binary and `--media-url`.
-@Suite struct SessionInitTests {
+@Suite(.timeLimit(.minutes(5))) struct SessionInitTests {
     typealias Response = HTTPServer.Response
 
     static let masterPath = "/live/master.m3u8"

@@ -4,7 +4,7 @@ import BeaconTerminal
 import Testing
 
 /// Draining at the end of input and on SIGTERM.
-@Suite struct ShutdownTests {
+@Suite(.timeLimit(.minutes(5))) struct ShutdownTests {
     let adBreakStart = Ads.t0 + 2_000
 
     @Test func theEndOfInputWaitsForAnInFlightBeacon() async throws {

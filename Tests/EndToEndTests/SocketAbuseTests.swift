@@ -8,7 +8,7 @@ import Testing
 
 /// Test 6, socket abuse: hostile clients on the control socket must not delay the beacons a
 /// well-behaved client's ticks fire. The same playback runs without abuse, as a control.
-@Suite(.serialized) struct SocketAbuseTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct SocketAbuseTests {
     let adBreakStart = Ads.t0 + 3_000
     /// Short, as the abuse loads the machine for as long as the ad plays: a quartile a second.
     static let adDuration: Milliseconds = 4_000

@@ -8,7 +8,7 @@ import Testing
 
 /// One daemon per state directory: a second `beaconctl run` on it, with its own socket, exits 73
 /// at once and sends nothing; the lock dies with its holder, even by kill -9.
-@Suite struct StateDirectoryLockTests {
+@Suite(.timeLimit(.minutes(5))) struct StateDirectoryLockTests {
     let restarts = RestartTests()
 
     @Test func aSecondDaemonExits73AndTheFirstsInFlightBeaconIsNotSentAgain() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `beaconctl status`, human and JSON, with and without a daemon.
-@Suite struct StatusTests {
+@Suite(.timeLimit(.minutes(5))) struct StatusTests {
     let adBreakStart = Ads.t0 + 2_000
 
     @Test func withoutADaemonStatusSaysSoAndFails() async throws {

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// `beaconctl run` under a service manager: notifications captured on a test `NOTIFY_SOCKET`.
-@Suite struct SystemdNotifyTests {
+@Suite(.timeLimit(.minutes(5))) struct SystemdNotifyTests {
     let adBreakStart = Ads.t0 + 2_000
 
     @Test func saysReadyStatusLivenessAndStopping() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// No beacon for an ad that was not played, through the real daemon: a tick on another clock is
 /// no playback, a re-signed URL is the same event, a withdrawn ad never fires, and an event beyond
 /// its ad as described waits for the metadata to confirm it.
-@Suite struct UnplayedAdTests {
+@Suite(.timeLimit(.minutes(5))) struct UnplayedAdTests {
     let adBreakStart = Ads.t0 + 5_000
 
     /// A 12 s ad `id` at `start`, its URLs carrying `extra`, described `duration` long (cut at the

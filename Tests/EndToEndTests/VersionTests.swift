@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The version scheme, the commit baked in at build time, and the API level check.
-@Suite struct VersionTests {
+@Suite(.timeLimit(.minutes(5))) struct VersionTests {
     /// The package's own commit, as the build read it.
     static func packageCommit() throws -> String {
         let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -8,7 +8,7 @@ import Testing
 /// A wall-clock step while beacons wait for their retry (NTP's first sync at boot, during the
 /// backlog of the last power cut) moves no schedule: the real binary, its wall clock shifted by an
 /// `LD_PRELOAD` shim, against a beacon sink that is down for 7 s.
-@Suite struct WallClockStepTests {
+@Suite(.timeLimit(.minutes(5))) struct WallClockStepTests {
     let reliability = ReliabilityTests()
     static let hour: Int64 = 3_600_000
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `beaconctl watch` through the real binary: plain frames on a pipe, a live view on a terminal.
-@Suite struct WatchTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchTests {
     @Test func onceWithoutADaemonExitsOne() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

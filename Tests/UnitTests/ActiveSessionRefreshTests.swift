@@ -3,7 +3,7 @@ import Testing
 
 /// What a finished metadata refresh does to the session, at given instants: the document applied
 /// or kept, the dialect decided, the next refresh due, what is reported.
-@Suite struct ActiveSessionRefreshTests {
+@Suite(.timeLimit(.minutes(2))) struct ActiveSessionRefreshTests {
     typealias Fixtures = MetadataRefreshTests
     static let interval: Milliseconds = 2_000
 

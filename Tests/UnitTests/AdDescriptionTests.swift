@@ -9,7 +9,7 @@ import Testing
 
 /// What the metadata tells of an ad besides its times (title, creative id, ad system): read in
 /// both dialects, never a reason to refuse a document, kept by merges and snapshots.
-@Suite struct AdDescriptionTests {
+@Suite(.timeLimit(.minutes(2))) struct AdDescriptionTests {
     static func harmonic(ad members: String) -> [UInt8] {
         Fixture.json(
             """

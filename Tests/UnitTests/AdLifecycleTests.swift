@@ -10,7 +10,7 @@ import Testing
 /// The ad lifecycle: ad breaks and ads entered and left, completed or skipped, always bookended,
 /// on both timelines; where the playhead is; the metadata changing under the playhead; the end
 /// of a session.
-@Suite struct AdLifecycleTests {
+@Suite(.timeLimit(.minutes(2))) struct AdLifecycleTests {
     /// Content from `t0`; ad break A at +60 s (ads a1, a2 of 15 s back to back), ad break B at +300 s (b1, b2).
     static let base = Fixture.t0
     static func at(_ seconds: Double) -> Milliseconds { base + Milliseconds(seconds * 1000) }
@@ -276,39 +276,6 @@ import Testing
         #expect(player.told == before)
     }
 
-    @Test func everyStartHasItsEndWhateverThePlayerDoes() {
-        var generator = SeededGenerator(seed: 17)
-        for _ in 0..<50 {
-            var player = LifecyclePlayer(Self.document, at: Self.at(40))
-            for _ in 0..<40 {
-                if Int.random(in: 0..<4, using: &generator) == 0 {
-                    player.tick(Self.at(Double.random(in: 40...360, using: &generator)))
-                } else {
-                    player.play(to: player.playhead + Milliseconds.random(in: 250...8_000, using: &generator))
-                }
-            }
-            player.end()
-            var openAdBreak: String?
-            var openAd: String?
-            for event in player.events {
-                switch event {
-                case .adBreakStarted(let adBreak):
-                    #expect(openAdBreak == nil && openAd == nil)
-                    openAdBreak = adBreak.id
-                case .adStarted(let ad):
-                    #expect(openAdBreak == ad.adBreakID && openAd == nil)
-                    openAd = ad.id
-                case .adCompleted(let ad), .adSkipped(let ad):
-                    #expect(openAd == ad.id && openAdBreak == ad.adBreakID)
-                    openAd = nil
-                case .adBreakCompleted(let adBreak):
-                    #expect(openAdBreak == adBreak.id && openAd == nil)
-                    openAdBreak = nil
-                }
-            }
-            #expect(openAdBreak == nil && openAd == nil)
-        }
-    }
 }
 
 /// A player driving an `ActiveSession` on a synthetic clock, keeping what the ad lifecycle told.
@@ -373,6 +340,46 @@ extension AdLifecycleEvent {
         case .adCompleted(let ad): "adCompleted \(ad.id)"
         case .adSkipped(let ad): "adSkipped \(ad.id)"
         case .adBreakCompleted(let adBreak): "adBreakCompleted \(adBreak.id)"
+        }
+    }
+}
+
+extension AdLifecycleTests {
+    /// CPU-bound for seconds: `make test` runs it in its sweeps step, apart from the tests that
+    /// need the cooperative pool on time (loopback servers, timers, waits).
+    @Suite(.timeLimit(.minutes(5))) struct Sweeps {
+        @Test func everyStartHasItsEndWhateverThePlayerDoes() {
+            var generator = SeededGenerator(seed: 17)
+            for _ in 0..<50 {
+                var player = LifecyclePlayer(AdLifecycleTests.document, at: AdLifecycleTests.at(40))
+                for _ in 0..<40 {
+                    if Int.random(in: 0..<4, using: &generator) == 0 {
+                        player.tick(AdLifecycleTests.at(Double.random(in: 40...360, using: &generator)))
+                    } else {
+                        player.play(to: player.playhead + Milliseconds.random(in: 250...8_000, using: &generator))
+                    }
+                }
+                player.end()
+                var openAdBreak: String?
+                var openAd: String?
+                for event in player.events {
+                    switch event {
+                    case .adBreakStarted(let adBreak):
+                        #expect(openAdBreak == nil && openAd == nil)
+                        openAdBreak = adBreak.id
+                    case .adStarted(let ad):
+                        #expect(openAdBreak == ad.adBreakID && openAd == nil)
+                        openAd = ad.id
+                    case .adCompleted(let ad), .adSkipped(let ad):
+                        #expect(openAd == ad.id && openAdBreak == ad.adBreakID)
+                        openAd = nil
+                    case .adBreakCompleted(let adBreak):
+                        #expect(openAdBreak == adBreak.id && openAd == nil)
+                        openAdBreak = nil
+                    }
+                }
+                #expect(openAdBreak == nil && openAd == nil)
+            }
         }
     }
 }

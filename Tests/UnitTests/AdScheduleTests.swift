@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct AdScheduleTests {
+@Suite(.timeLimit(.minutes(2))) struct AdScheduleTests {
     let t0 = Fixture.t0
 
     @Test func addsNewAdBreaksOrderedByStartAndReportsAddedEvents() throws {

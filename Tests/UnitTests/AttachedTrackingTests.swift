@@ -9,7 +9,7 @@ import Testing
 
 /// Companion-ad, icon and verification tracking: kept on its ad, listed in status, never fired
 /// from time; an ad's verificationNotExecuted goes once with its impression, `[REASON]` = 2.
-@Suite struct AttachedTrackingTests {
+@Suite(.timeLimit(.minutes(2))) struct AttachedTrackingTests {
     let t0 = Fixture.t0
 
     /// A standard ad with companion, icon and verification tracking, and verificationNotExecuted.

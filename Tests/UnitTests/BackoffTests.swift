@@ -6,7 +6,7 @@ import BeaconTerminal
 import BeaconTesting
 import Testing
 
-@Suite struct BackoffTests {
+@Suite(.timeLimit(.minutes(2))) struct BackoffTests {
     @Test func ceilingDoublesFromTheBaseUpToTheCap() {
         let backoff = Backoff(base: 1000, cap: 60_000)
         #expect((1...8).map(backoff.ceiling(forRetry:)) == [1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000])

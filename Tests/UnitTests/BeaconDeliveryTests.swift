@@ -6,7 +6,7 @@ import BeaconTerminal
 import BeaconTesting
 import Testing
 
-@Suite struct BeaconDeliveryTests {
+@Suite(.timeLimit(.minutes(2))) struct BeaconDeliveryTests {
     func deliveries(_ states: [BeaconDelivery.State]) -> [BeaconDelivery] {
         states.enumerated().map { index, state in
             let key = BeaconDelivery.Key(

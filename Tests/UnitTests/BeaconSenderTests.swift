@@ -7,7 +7,7 @@
 import Testing
 
 /// The sender over a client that only knows single requests: the protocol's own batch runs them.
-@Suite("BeaconSender")
+@Suite("BeaconSender", .timeLimit(.minutes(2)))
 struct BeaconSenderTests {
     let urls = [
         "http://127.0.0.1:9/impression",

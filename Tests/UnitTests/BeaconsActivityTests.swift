@@ -3,7 +3,7 @@ import Testing
 @testable import BeaconDomain
 
 /// What the `beacons` reporter shows of its requests.
-@Suite struct BeaconsActivityTests {
+@Suite(.timeLimit(.minutes(2))) struct BeaconsActivityTests {
     static let firing = DaemonMetricsTests.firing(.start)
 
     static func result(_ outcome: RequestResult.Outcome) -> RequestResult {

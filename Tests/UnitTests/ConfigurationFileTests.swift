@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct ConfigurationFileTests {
+@Suite(.timeLimit(.minutes(2))) struct ConfigurationFileTests {
     func parseError(_ text: String) -> String? {
         configurationError { () throws(ConfigurationError) in try ConfigurationFile.parse(text, path: "/c.toml") }
     }

@@ -11,7 +11,7 @@ import Testing
 /// (`ad start <= event start <= ad start + duration + 500 ms`, for a positive duration). Beyond, it
 /// waits for a later document to extend the ad over it, or is never fired once the data range
 /// moves past the ad's end.
-@Suite struct ConfirmationTests {
+@Suite(.timeLimit(.minutes(2))) struct ConfirmationTests {
     let t0 = Fixture.t0
     /// The live edge cuts the ad here, as in Harmonic's iOS capture.
     let cut: Milliseconds = 468

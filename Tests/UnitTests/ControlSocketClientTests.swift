@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct ControlSocketClientTests {
+@Suite(.timeLimit(.minutes(2))) struct ControlSocketClientTests {
     @Test func sendsOneLineAndReturnsTheReply() async throws {
         try await withTemporaryDirectory { directory in
             let server = ControlSocketServer(path: directory + "/ctl.sock", handler: ControlSocketServerTests.echo)

@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct ControlSocketPathTests {
+@Suite(.timeLimit(.minutes(2))) struct ControlSocketPathTests {
     @Test func systemdsRuntimeDirectoryComesFirst() {
         #expect(ControlSocketPath.standard(environment: ["RUNTIME_DIRECTORY": "/run/beaconctl", "XDG_RUNTIME_DIR": "/run/user/0"], userID: 61_000)
             == "/run/beaconctl/control.sock")

@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct ControlSocketServerTests {
+@Suite(.timeLimit(.minutes(2))) struct ControlSocketServerTests {
     /// Replies `echo <text>` to text lines, `unreadable: <why>` otherwise, nothing to `quiet`.
     static let echo: ControlSocketServer.Handler = { line in
         switch line {

@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTesting
 
 /// Lines answered with a stream: `events follow` on the control socket.
-@Suite struct ControlSocketStreamTests {
+@Suite(.timeLimit(.minutes(2))) struct ControlSocketStreamTests {
     /// A server whose line `follow` opens a stream the test feeds; other lines are echoed.
     final class Streams: Sendable {
         let opened = Recorder<AsyncStream<String>.Continuation>()

@@ -6,7 +6,7 @@ import Testing
 
 /// A reply with updates (a `load`'s player notifications): the updates come between the replies
 /// to the client's later lines, which it keeps getting, until it leaves.
-@Suite struct ControlSocketUpdatesTests {
+@Suite(.timeLimit(.minutes(2))) struct ControlSocketUpdatesTests {
     /// A server whose line `load` is answered `loaded` with updates the test feeds; other lines are echoed.
     final class Updates: Sendable {
         let opened = Recorder<AsyncStream<String>.Continuation>()

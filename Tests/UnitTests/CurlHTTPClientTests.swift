@@ -8,7 +8,7 @@ import BeaconSimulator
 import Testing
 
 /// Real libcurl against a real server on 127.0.0.1.
-@Suite("CurlHTTPClient against a loopback server")
+@Suite("CurlHTTPClient against a loopback server", .timeLimit(.minutes(2)))
 struct CurlHTTPClientTests {
     typealias Request = HTTPServer.Request
     typealias Response = HTTPServer.Response

@@ -8,7 +8,7 @@ import Prometheus
 import Testing
 
 /// The metrics sink against its own registry: exact exposition lines for a scripted day.
-@Suite struct DaemonMetricsTests {
+@Suite(.timeLimit(.minutes(2))) struct DaemonMetricsTests {
     let registry = PrometheusCollectorRegistry()
     let metrics: DaemonMetrics
     let now: Milliseconds = 1_700_000_000_000

@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct DaemonNotificationHubTests {
+@Suite(.timeLimit(.minutes(2))) struct DaemonNotificationHubTests {
     /// Keeps what it heard, tagged with its name, in one list shared with the other subscribers.
     struct Tagging: DaemonNotificationSubscriber {
         let name: String

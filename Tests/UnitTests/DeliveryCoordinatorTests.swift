@@ -5,7 +5,7 @@ import Testing
 
 /// The delivery rules on the coordinator alone, in virtual time: the tests move `now` and answer
 /// requests themselves, so a 60 s outage or a 15 min max age takes milliseconds.
-@Suite struct DeliveryCoordinatorTests {
+@Suite(.timeLimit(.minutes(2))) struct DeliveryCoordinatorTests {
     typealias Key = BeaconDelivery.Key
     static let start: Milliseconds = 1_000_000
     static let wallStart: Milliseconds = Fixture.t0

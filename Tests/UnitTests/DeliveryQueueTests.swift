@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct DeliveryQueueTests {
+@Suite(.timeLimit(.minutes(2))) struct DeliveryQueueTests {
     static let reference = EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0)
 
     static func key(
@@ -519,59 +519,7 @@ import Testing
 
     // MARK: Bookkeeping
 
-    /// Random operations on a small set of hosts; after each, the counts match the deliveries,
-    /// the limits hold, and every due delivery waits exactly once.
-    @Test(arguments: UInt64(1)...12)
-    func bookkeepingHoldsThroughLongRandomSequences(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
-        let hosts = ["http://a.example", "http://b.example", "https://a.example", "http://c.example:8080"]
-        var queue = DeliveryQueue(perHostLimit: 2, totalLimit: 5)
-        var now: Milliseconds = 1000
-        var created = 0
-        for step in 0..<1500 {
-            now += Milliseconds.random(in: 0...50, using: &random)
-            let inFlight = queue.deliveries.values.filter { $0.state == .inFlight }.map(\.key)
-            switch Int.random(in: 0..<100, using: &random) {
-            case 0..<25:
-                created += 1
-                let host = hosts.randomElement(using: &random)!
-                let restored = Int.random(in: 0..<10, using: &random) == 0
-                queue.add(
-                    Self.delivery(
-                        "\(host)/\(created)", dueAt: now - Milliseconds.random(in: 0...500, using: &random), state: restored ? .inFlight : .due,
-                        nextAttemptAt: now + Milliseconds.random(in: -100...200, using: &random)))
-            case 25..<30:
-                if let known = queue.deliveries.values.randomElement(using: &random) {
-                    let addedAgain = queue.add(known)
-                    #expect(!addedAgain)
-                }
-            case 30..<55:
-                let started = queue.start(now: now)
-                #expect(started.allSatisfy { $0.nextAttemptAt <= now && $0.state == .inFlight })
-            case 55..<85:
-                guard let key = inFlight.randomElement(using: &random) else { break }
-                let verdict: RetryPolicy.Verdict =
-                    switch Int.random(in: 0..<3, using: &random) {
-                    case 0: .delivered
-                    case 1: .retry(at: now + Milliseconds.random(in: 0...300, using: &random), reason: "HTTP 503")
-                    default: .failed(reason: "HTTP 404")
-                    }
-                let result = [Self.unavailable, Self.refused, Self.failure(.timedOut), Self.ok].randomElement(using: &random)!
-                #expect(queue.finish(key, verdict: verdict, result: result, now: now) != nil)
-            case 85..<92:
-                guard let key = inFlight.randomElement(using: &random) else { break }
-                #expect(queue.interrupt(key, now: now)?.resend == true)
-            case 92..<96:
-                let expired = queue.expire(dueBefore: now - 400, now: now, reason: "too old")
-                #expect(expired.allSatisfy { $0.state == .failed && $0.dueAt < now - 400 })
-            default:
-                queue.prune(finishedBefore: now - 200)
-            }
-            checkInvariants(of: queue, step: step)
-        }
-    }
-
-    private func checkInvariants(of queue: DeliveryQueue, step: Int) {
+    private static func checkInvariants(of queue: DeliveryQueue, step: Int) {
         let all = Array(queue.deliveries.values)
         let inFlight = all.filter { $0.state == .inFlight }
         let due = all.filter { $0.state == .due }
@@ -593,5 +541,63 @@ import Testing
         #expect(started.count == due.count, "step \(step)")
         #expect(Set(started) == Set(due.map(\.key)), "step \(step)")
         #expect(copy.dueCount == 0 && copy.inFlightCount == 0, "step \(step)")
+    }
+}
+
+extension DeliveryQueueTests {
+    /// CPU-bound for seconds: `make test` runs it in its sweeps step, apart from the tests that
+    /// need the cooperative pool on time (loopback servers, timers, waits).
+    @Suite(.timeLimit(.minutes(5))) struct Sweeps {
+        /// Random operations on a small set of hosts; after each, the counts match the deliveries,
+        /// the limits hold, and every due delivery waits exactly once.
+        @Test(arguments: UInt64(1)...12)
+        func bookkeepingHoldsThroughLongRandomSequences(seed: UInt64) {
+            var random = SeededGenerator(seed: seed)
+            let hosts = ["http://a.example", "http://b.example", "https://a.example", "http://c.example:8080"]
+            var queue = DeliveryQueue(perHostLimit: 2, totalLimit: 5)
+            var now: Milliseconds = 1000
+            var created = 0
+            for step in 0..<1500 {
+                now += Milliseconds.random(in: 0...50, using: &random)
+                let inFlight = queue.deliveries.values.filter { $0.state == .inFlight }.map(\.key)
+                switch Int.random(in: 0..<100, using: &random) {
+                case 0..<25:
+                    created += 1
+                    let host = hosts.randomElement(using: &random)!
+                    let restored = Int.random(in: 0..<10, using: &random) == 0
+                    queue.add(
+                        DeliveryQueueTests.delivery(
+                            "\(host)/\(created)", dueAt: now - Milliseconds.random(in: 0...500, using: &random), state: restored ? .inFlight : .due,
+                            nextAttemptAt: now + Milliseconds.random(in: -100...200, using: &random)))
+                case 25..<30:
+                    if let known = queue.deliveries.values.randomElement(using: &random) {
+                        let addedAgain = queue.add(known)
+                        #expect(!addedAgain)
+                    }
+                case 30..<55:
+                    let started = queue.start(now: now)
+                    #expect(started.allSatisfy { $0.nextAttemptAt <= now && $0.state == .inFlight })
+                case 55..<85:
+                    guard let key = inFlight.randomElement(using: &random) else { break }
+                    let verdict: RetryPolicy.Verdict =
+                        switch Int.random(in: 0..<3, using: &random) {
+                        case 0: .delivered
+                        case 1: .retry(at: now + Milliseconds.random(in: 0...300, using: &random), reason: "HTTP 503")
+                        default: .failed(reason: "HTTP 404")
+                        }
+                    let result = [DeliveryQueueTests.unavailable, DeliveryQueueTests.refused, DeliveryQueueTests.failure(.timedOut), DeliveryQueueTests.ok].randomElement(using: &random)!
+                    #expect(queue.finish(key, verdict: verdict, result: result, now: now) != nil)
+                case 85..<92:
+                    guard let key = inFlight.randomElement(using: &random) else { break }
+                    #expect(queue.interrupt(key, now: now)?.resend == true)
+                case 92..<96:
+                    let expired = queue.expire(dueBefore: now - 400, now: now, reason: "too old")
+                    #expect(expired.allSatisfy { $0.state == .failed && $0.dueAt < now - 400 })
+                default:
+                    queue.prune(finishedBefore: now - 200)
+                }
+                DeliveryQueueTests.checkInvariants(of: queue, step: step)
+            }
+        }
     }
 }

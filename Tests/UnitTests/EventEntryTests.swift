@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTesting
 
 /// How an entry is shown: JSON for tools, one line for people.
-@Suite struct EventEntryTests {
+@Suite(.timeLimit(.minutes(2))) struct EventEntryTests {
     static let entry = EventEntry(
         sequence: 7, time: 1_675_135_534_076,
         event: HistoryEvent(.metadataFailed, ["reason": "HTTP 500", "url": "http://127.0.0.1/m?a=1", "note": "a \"b\"\n"]))

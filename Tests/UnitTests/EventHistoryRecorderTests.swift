@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTesting
 
 /// Recording the daemon's notifications and streaming them to followers.
-@Suite struct EventHistoryRecorderTests {
+@Suite(.timeLimit(.minutes(2))) struct EventHistoryRecorderTests {
     /// A clock that moves 1 ms per reading.
     static func steppingClock(from start: Milliseconds = 10_000) -> @Sendable () -> Milliseconds {
         let next = Mutex(start)

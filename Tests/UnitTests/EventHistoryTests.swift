@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTesting
 
 /// The ring of recent events: order, bound and numbering.
-@Suite struct EventHistoryTests {
+@Suite(.timeLimit(.minutes(2))) struct EventHistoryTests {
     static func fill(_ history: inout EventHistory, count: Int) {
         for index in 0..<count {
             history.append(HistoryEvent(.lineRejected, ["index": "\(index)"]), at: Milliseconds(1_000 + index))

@@ -8,7 +8,7 @@ import Testing
 
 /// A tracking event is its ad break, ad, type and start time: repeated entries are one event, a
 /// refresh replaces the URLs of an event not fired, and never those of one that fired.
-@Suite struct EventIdentityTests {
+@Suite(.timeLimit(.minutes(2))) struct EventIdentityTests {
     let t0 = Fixture.t0
     let first = EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0)
 

@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTesting
 
 /// The code table: bands, areas and names that operators' tooling relies on.
-@Suite struct EventKindTests {
+@Suite(.timeLimit(.minutes(2))) struct EventKindTests {
     @Test(arguments: EventKind.allCases)
     func theCodeReadsTypeBandThenAreaThenNumber(kind: EventKind) {
         #expect(kind.code / 100_000 == kind.severity.band, "\(kind.name): band of \(kind.code)")

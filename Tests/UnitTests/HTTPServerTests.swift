@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// The server's own rules: bounded bodies, a clear error when the address is taken.
-@Suite struct HTTPServerTests {
+@Suite(.timeLimit(.minutes(2))) struct HTTPServerTests {
     @Test func aBodyUpToTheBoundIsReadAndOneByteMoreIsRefused() async throws {
         let server = try await HTTPServer.start(maxRequestBodyBytes: 16) { request in .text("\(request.body.count)") }
         let client = CurlHTTPClient(userAgent: "beaconctl/test")

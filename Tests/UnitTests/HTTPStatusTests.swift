@@ -6,7 +6,7 @@ import BeaconTerminal
 import BeaconTesting
 import Testing
 
-@Suite struct HTTPStatusTests {
+@Suite(.timeLimit(.minutes(2))) struct HTTPStatusTests {
     @Test(arguments: [200, 201, 204, 299])
     func twoHundredsAreSuccess(status: Int) {
         #expect(HTTPStatus.isSuccess(status))

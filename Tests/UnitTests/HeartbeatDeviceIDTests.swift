@@ -4,7 +4,7 @@ import Testing
 /// The heartbeat's default device id: systemd's application-specific id of the machine id, never
 /// the machine id, and nothing for a text that is no machine id. The vectors were checked against
 /// `systemd-id128 machine-id --app-specific=b2a6c5b66a9c77a8c9b73f22d2b7d310` (systemd 252).
-@Suite struct HeartbeatDeviceIDTests {
+@Suite(.timeLimit(.minutes(2))) struct HeartbeatDeviceIDTests {
     @Test func theApplicationIDIsTheHashOfTheHeartbeatsName() {
         #expect(HeartbeatDeviceID.applicationIDHex == "b2a6c5b66a9c77a8c9b73f22d2b7d310")
     }

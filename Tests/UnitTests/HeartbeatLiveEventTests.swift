@@ -3,7 +3,7 @@ import Testing
 
 /// The live event's timeline: its start and end from the playhead, the post-slate, the service's
 /// events and blackouts; each given once per playback, nothing after a stop.
-@Suite struct HeartbeatLiveEventTests {
+@Suite(.timeLimit(.minutes(2))) struct HeartbeatLiveEventTests {
     typealias Harness = HeartbeatHarness
     static let start: Milliseconds = 1_767_225_600_000
     static let end = start + 3_600_000

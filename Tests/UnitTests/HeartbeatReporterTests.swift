@@ -9,7 +9,7 @@ import Testing
 
 /// The heartbeat reporter's task in virtual time: it sends what the tracker decides on its own
 /// client, waits on the time source, tells the hub, keeps bookmarks, and reports its status.
-@Suite struct HeartbeatReporterTests {
+@Suite(.timeLimit(.minutes(2))) struct HeartbeatReporterTests {
     static let endpoint = HeartbeatHarness.endpoint
     static let t0: Milliseconds = 1_767_225_600_000
 

@@ -95,7 +95,7 @@ enum JSONValue: Decodable, Equatable {
 }
 
 /// The heartbeat's cadence, states, failures, stops, concurrency and bookmarks, in virtual time.
-@Suite struct HeartbeatTrackerTests {
+@Suite(.timeLimit(.minutes(2))) struct HeartbeatTrackerTests {
     typealias Harness = HeartbeatHarness
     static let t0: Milliseconds = 1_767_225_600_000
 

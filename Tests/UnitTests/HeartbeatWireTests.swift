@@ -3,7 +3,7 @@ import Testing
 
 /// The heartbeat's wire: the player's JSON lines and history entries, the answer read liberally,
 /// the request's headers.
-@Suite struct HeartbeatWireTests {
+@Suite(.timeLimit(.minutes(2))) struct HeartbeatWireTests {
     @Test func eachNotificationHasItsLine() {
         let lines: [(PlayerNotification, String)] = [
             (.stopPlayback(.heartbeatFailures), #"{"notification":"stopPlayback","reason":"heartbeatFailures","action":"stop"}"#),

@@ -9,7 +9,7 @@ import Testing
 /// `beaconctl status` and `watch` show what the metadata holds back: a withdrawn ad, events
 /// waiting for their ad to be confirmed over them, events never confirmed, and the URLs of a fired
 /// event that a refresh changed.
-@Suite struct HeldBackViewTests {
+@Suite(.timeLimit(.minutes(2))) struct HeldBackViewTests {
     static let t0 = Fixture.t0
     static let now: Milliseconds = 1_700_000_000_000
     static let url = "http://127.0.0.1:1/b"

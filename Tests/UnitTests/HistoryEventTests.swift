@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTesting
 
 /// How each notification becomes a history entry.
-@Suite struct HistoryEventTests {
+@Suite(.timeLimit(.minutes(2))) struct HistoryEventTests {
     static let endpoints = SessionEndpoints(
         mediaURL: "http://127.0.0.1:1/live/master.m3u8", manifestURL: "http://127.0.0.1:1/live/v.m3u8?sessid=s1",
         trackingURL: "http://127.0.0.1:1/live/metadata?sessid=s1", sessionID: "s1")

@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct HostAdmissionTests {
+@Suite(.timeLimit(.minutes(2))) struct HostAdmissionTests {
     /// Admits `items` (id = item) to `host`; returns the ones that may start at once.
     private func admitAll(_ items: ClosedRange<Int>, host: String, into admission: inout HostAdmission<Int>) -> [Int] {
         items.compactMap { admission.admit($0, id: UInt64($0), host: host) }

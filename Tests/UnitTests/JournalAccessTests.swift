@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct JournalAccessTests {
+@Suite(.timeLimit(.minutes(2))) struct JournalAccessTests {
     let now: Milliseconds = 1_700_000_000_000
     let interval = JournalAccess.reopenInterval
 

@@ -10,7 +10,7 @@ import Testing
 /// The journal's times across restarts, clock steps and reboots: instants of the monotonic clock
 /// resume exactly within one boot, whatever the wall clock did; after a reboot they are estimated
 /// from the wall-clock times kept beside them.
-@Suite(.serialized) struct JournalRebootTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct JournalRebootTests {
     static let wall: Milliseconds = Fixture.t0
     static let hour: Milliseconds = 3_600_000
     static let maxAge: Milliseconds = 15 * 60_000

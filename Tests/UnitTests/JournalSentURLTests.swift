@@ -9,7 +9,7 @@ import Testing
 
 /// The URL as sent is journaled with its delivery (schema 3): a resend after a restart is the same
 /// request; a journal of version 2 opens and its deliveries send the URL of their key, as before.
-@Suite(.serialized) struct JournalSentURLTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct JournalSentURLTests {
     static let metadataURL = "http://127.0.0.1:4647/b?cb=[CACHEBUSTING]&ts=[TIMESTAMP]"
     static let sentURL = "http://127.0.0.1:4647/b?cb=12345678&ts=2023-01-31T03%3A25%3A34.076%2B00%3A00"
 

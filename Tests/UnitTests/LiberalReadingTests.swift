@@ -9,7 +9,7 @@ import Testing
 
 /// Read liberally, reject only what cannot be used: the shapes real clients accept are read, by
 /// the fast reader and by JSONDecoder alike.
-@Suite struct LiberalReadingTests {
+@Suite(.timeLimit(.minutes(2))) struct LiberalReadingTests {
     static let range = #""dataRange": {"start": 1675135140683, "end": 1675135564574}"#
 
     /// The document `body`'s first ad break's first ad, read by both readers, which must agree.

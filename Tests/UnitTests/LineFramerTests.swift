@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct LineFramerTests {
+@Suite(.timeLimit(.minutes(2))) struct LineFramerTests {
     /// Feeds `input` in chunks of the given sizes (cycled), then finishes.
     private func frame(_ input: [UInt8], chunkSizes: [Int], limit: Int = 64 * 1024) -> [RawLine] {
         var framer = LineFramer(maxLineBytes: limit)

@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct LineLogHandlerTests {
+@Suite(.timeLimit(.minutes(2))) struct LineLogHandlerTests {
     static let instant: Milliseconds = 1_675_135_534_076
 
     /// A logger whose lines land in the returned recorder.

@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct LineParserTests {
+@Suite(.timeLimit(.minutes(2))) struct LineParserTests {
     @Test(arguments: [
         ("1675135534076", 1_675_135_534_076),
         ("1675135534076.4", 1_675_135_534_076),

@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTesting
 
 /// The `load` JSON: `adsParams`, `content` and `heartbeat`, read liberally, refused naming the key.
-@Suite struct LoadOptionsTests {
+@Suite(.timeLimit(.minutes(2))) struct LoadOptionsTests {
     static let url = "https://h.example/v1/session/a/b/index.m3u8"
 
     func options(_ json: String) -> Result<LoadOptions, LineError> {

@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTesting
 
 /// A `load` replies with its content's bookmark as `resumePosition`, from the lookup the daemon is given.
-@Suite struct LoadResumePositionTests {
+@Suite(.timeLimit(.minutes(2))) struct LoadResumePositionTests {
     static func reply(resumePosition: @escaping @Sendable (LoadOptions) -> Double?) async -> String? {
         let daemon = BeaconDaemon(
             configuration: BeaconDaemonTests.configuration(session: false), client: ScriptedHTTPClient([:]),

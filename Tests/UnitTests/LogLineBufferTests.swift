@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct LogLineBufferTests {
+@Suite(.timeLimit(.minutes(2))) struct LogLineBufferTests {
     static func line(_ text: String) -> [UInt8] { Array((text + "\n").utf8) }
 
     /// Appends each text as a line; whether each was kept.

@@ -10,7 +10,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct LogOutputTests {
+@Suite(.timeLimit(.minutes(2))) struct LogOutputTests {
     /// What the writer was given: each write's bytes, whole.
     final class Stderr: Sendable {
         let writes = Recorder<[UInt8]>()

@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTesting
 
 /// Where a fired event's macro values come from: its ad, its ad break, the session's timeline.
-@Suite struct MacroContextTests {
+@Suite(.timeLimit(.minutes(2))) struct MacroContextTests {
     let t0 = Fixture.t0
 
     func context(

@@ -9,7 +9,7 @@ import Testing
 
 /// `ifa`, `ifa-type` and `limit-ad-tracking`: settings like the others (flag, environment, file),
 /// validated, listed by `config check`, handed to the macros with the `User-Agent` beaconctl sends.
-@Suite struct MacroSettingsTests {
+@Suite(.timeLimit(.minutes(2))) struct MacroSettingsTests {
     static let file = SettingSource.file("/etc/b.toml")
 
     func resolve(_ values: [SettingKey: SettingValue], from source: SettingSource = .environment) throws(ConfigurationError) -> Settings {

@@ -5,7 +5,7 @@ import Testing
 /// What the media-analytics tracker emits over whole playbacks, held to the rules of the Media
 /// Collection double: each body against its event type's schema, each session's events against
 /// their order. The tracker and the double are written apart, so a rule misread on one side shows.
-@Suite struct MediaAnalyticsAgainstTheDoubleTests {
+@Suite(.timeLimit(.minutes(2))) struct MediaAnalyticsAgainstTheDoubleTests {
     /// The reason each emitted event is refused, by session and event type; empty when all are taken.
     static func violations(_ emitted: [MediaCollectionEmission]) -> [String] {
         var ledgers: [Int: MediaCollectionSessionLedger] = [:]

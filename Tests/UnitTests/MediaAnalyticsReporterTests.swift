@@ -5,7 +5,7 @@ import Testing
 @testable import BeaconRuntime
 @testable import BeaconTesting
 
-@Suite struct MediaAnalyticsReporterTests {
+@Suite(.timeLimit(.minutes(2))) struct MediaAnalyticsReporterTests {
     private static let sessions = "http://collector.test/api/v1/sessions"
     private static let events = "http://collector.test/api/v1/sessions/sid-1/events"
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import BeaconDomain
 
-@Suite struct MediaAnalyticsTrackerTests {
+@Suite(.timeLimit(.minutes(2))) struct MediaAnalyticsTrackerTests {
     private func playing(_ settings: MediaAnalyticsSettings = MediaFixture.settings) -> TrackerDriver {
         var driver = TrackerDriver(settings)
         driver.send(MediaFixture.load())

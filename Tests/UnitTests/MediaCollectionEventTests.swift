@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import BeaconDomain
 
-@Suite struct MediaCollectionEventTests {
+@Suite(.timeLimit(.minutes(2))) struct MediaCollectionEventTests {
     private func json(_ event: MediaCollectionEvent) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(event.body)) as? [String: Any])
     }

@@ -2,7 +2,7 @@ import BeaconTesting
 import Testing
 @testable import BeaconDomain
 
-@Suite struct MediaCollectionOutboxTests {
+@Suite(.timeLimit(.minutes(2))) struct MediaCollectionOutboxTests {
     private static let endpoint = "http://collector.test"
 
     private static func emission(_ type: MediaCollectionEventType, session: Int = 1, ts: Milliseconds = 0) -> MediaCollectionEmission {

@@ -17,7 +17,7 @@ func sessionStartParams(_ extra: String = "") -> String {
     return #""params": {"analytics.trackingServer": "metrics.example.com", "analytics.reportSuite": "example-rsid", "visitor.marketingCloudOrgId": "0123@AdobeOrg", "media.id": "vod-1", "media.length": 600, "media.contentType": "vod", "media.playerName": "beaconctl", "media.channel": "demo"\#(rest)}"#
 }
 
-@Suite("The Media Collection API's request schemas")
+@Suite("The Media Collection API's request schemas", .timeLimit(.minutes(2)))
 struct MediaCollectionSchemaTests {
     func check(_ body: [UInt8], _ endpoint: MediaCollectionSchema.Endpoint = .events, contentType: String? = "application/json")
         -> Result<MediaCollectionEvent, MediaCollectionSchema.Refusal>

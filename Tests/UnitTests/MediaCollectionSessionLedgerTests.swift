@@ -2,7 +2,7 @@ import BeaconDomain
 import BeaconSimulator
 import Testing
 
-@Suite("The order of a Media Collection session's events")
+@Suite("The order of a Media Collection session's events", .timeLimit(.minutes(2)))
 struct MediaCollectionSessionLedgerTests {
     static let start: Int64 = 1_764_115_200_000
 

@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTesting
 
 /// MediaTailor's tracking document read into the model: avails as ad breaks, ads, tracking events.
-@Suite struct MediaTailorDocumentTests {
+@Suite(.timeLimit(.minutes(2))) struct MediaTailorDocumentTests {
     /// Each published document, with every avail, ad and tracking event as the model holds it.
     @Test(.enabled(if: Fixture.sharedFixtures != nil, Fixture.sharedFixturesMissing))
     func everyPublishedDocumentIsRead() throws {
@@ -121,21 +121,27 @@ import Testing
         #expect(SessionEndpoints.page("http://h/v1/tracking/a/b/s1", nextToken: "UFQ%3D") == "http://h/v1/tracking/a/b/s1?nextToken=UFQ%3D")
         #expect(SessionEndpoints.page("http://h/t?x=1", nextToken: "a b+c") == "http://h/t?x=1&nextToken=a%20b%2Bc")
     }
+}
 
-    /// A body cut anywhere, or with any byte changed to a digit, a quote or a brace, is read or
-    /// rejected with a reason: never a crash.
-    @Test(.enabled(if: Fixture.sharedFixtures != nil, Fixture.sharedFixturesMissing))
-    func damagedDocumentsAreReadOrRejected() throws {
-        for (_, body) in try Fixture.mediaTailorDocuments() {
-            for cut in stride(from: 0, to: body.count, by: 7) {
-                _ = try? MediaTailorDocument.decode(body.prefix(cut))
-                for replacement in Array("9\"{".utf8) {
-                    var damaged = body
-                    damaged[cut] = replacement
-                    do {
-                        _ = try MediaTailorDocument.decode(damaged)
-                    } catch {
-                        #expect(!error.reason.isEmpty)
+extension MediaTailorDocumentTests {
+    /// CPU-bound for seconds: `make test` runs it in its sweeps step, apart from the tests that
+    /// need the cooperative pool on time (loopback servers, timers, waits).
+    @Suite(.timeLimit(.minutes(5))) struct Sweeps {
+        /// A body cut anywhere, or with any byte changed to a digit, a quote or a brace, is read or
+        /// rejected with a reason: never a crash.
+        @Test(.enabled(if: Fixture.sharedFixtures != nil, Fixture.sharedFixturesMissing))
+        func damagedDocumentsAreReadOrRejected() throws {
+            for (_, body) in try Fixture.mediaTailorDocuments() {
+                for cut in stride(from: 0, to: body.count, by: 7) {
+                    _ = try? MediaTailorDocument.decode(body.prefix(cut))
+                    for replacement in Array("9\"{".utf8) {
+                        var damaged = body
+                        damaged[cut] = replacement
+                        do {
+                            _ = try MediaTailorDocument.decode(damaged)
+                        } catch {
+                            #expect(!error.reason.isEmpty)
+                        }
                     }
                 }
             }

@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTesting
 
 /// MediaTailor's session init: one JSON POST, relative URLs resolved against the URL that answered.
-@Suite struct MediaTailorSessionInitTests {
+@Suite(.timeLimit(.minutes(2))) struct MediaTailorSessionInitTests {
     /// Answers every request with `answer`, keeping the requests.
     final class Service: HTTPClient {
         let requests = Mutex<[HTTPClientRequest]>([])

@@ -10,7 +10,7 @@ import Testing
 /// Media-time timelines: the `position` tick forms, how a document's timeline is read and
 /// validated, ticks refused or mapped across timelines, the firing rules on media time, the
 /// content position and how times are shown.
-@Suite struct MediaTimeTests {
+@Suite(.timeLimit(.minutes(2))) struct MediaTimeTests {
     /// A VOD on media time: a pre-roll at 0, a mid-roll at 10 min, a post-roll at 30 min (ads of 30 s).
     static let preRoll: Milliseconds = 0
     static let midRoll: Milliseconds = 600_000

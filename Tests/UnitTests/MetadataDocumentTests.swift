@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct MetadataDocumentTests {
+@Suite(.timeLimit(.minutes(2))) struct MetadataDocumentTests {
     static let minimal = """
         {"dataRange": {"start": 1675135140683, "end": 1675135564574},
          "adBreaks": [{"id": "p1", "startTime": 1675135534076, "duration": 30000,

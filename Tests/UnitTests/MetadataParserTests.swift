@@ -9,7 +9,7 @@ import Testing
 
 /// The fast reader of the metadata's shape against JSONDecoder, the authority: what it reads,
 /// it reads to JSONDecoder's document; what it is not sure of, it leaves to JSONDecoder.
-@Suite struct MetadataParserTests {
+@Suite(.timeLimit(.minutes(2))) struct MetadataParserTests {
     /// Bodies the fast reader must read, each to exactly the document JSONDecoder reads.
     @Test(arguments: [
         // The shape, plainly.

@@ -3,7 +3,7 @@ import Testing
 
 /// The metadata refresh policy: what each answer means, which page comes next, and when the next
 /// refresh is due; at given instants, with a generator that draws the ceiling.
-@Suite struct MetadataRefreshTests {
+@Suite(.timeLimit(.minutes(2))) struct MetadataRefreshTests {
     typealias Highest = RetryScheduleTests.Highest
     static let trackingURL = "http://ads.example/metadata?sessid=s1"
     static let now: Milliseconds = 1_000_000

@@ -6,7 +6,7 @@ import BeaconTerminal
 import BeaconTesting
 import Testing
 
-@Suite struct MetricsAddressTests {
+@Suite(.timeLimit(.minutes(2))) struct MetricsAddressTests {
     @Test(arguments: [
         ("9464", "127.0.0.1", 9464),
         ("localhost:9464", "127.0.0.1", 9464),

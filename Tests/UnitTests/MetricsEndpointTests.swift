@@ -7,7 +7,7 @@ import BeaconTesting
 import Testing
 
 /// What `/metrics` answers, in process and over a real socket.
-@Suite struct MetricsEndpointTests {
+@Suite(.timeLimit(.minutes(2))) struct MetricsEndpointTests {
     static let now: Milliseconds = 1_700_000_000_000
     let endpoint = MetricsEndpoint(now: { Self.now })
 

@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct NotifyPolicyTests {
+@Suite(.timeLimit(.minutes(2))) struct NotifyPolicyTests {
     func report(_ state: String) -> StatusReport {
         StatusReport(version: "v", state: state, session: nil, playhead: nil, dataRange: nil, adBreaks: [], counters: StatusReport.Counters())
     }

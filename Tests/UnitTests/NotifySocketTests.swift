@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct NotifySocketTests {
+@Suite(.timeLimit(.minutes(2))) struct NotifySocketTests {
     /// The whole of a /proc file, which claims size 0 and is read until the end.
     static func readProcFile(_ path: String) throws -> String {
         let handle = try #require(FileHandle(forReadingAtPath: path))

@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct PendingWindowsTests {
+@Suite(.timeLimit(.minutes(2))) struct PendingWindowsTests {
     func reference(_ index: Int, adBreak: String = "p") -> EventReference {
         EventReference(adBreakID: adBreak, adIndex: 0, eventIndex: index)
     }

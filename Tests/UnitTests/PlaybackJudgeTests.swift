@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct PlaybackJudgeTests {
+@Suite(.timeLimit(.minutes(2))) struct PlaybackJudgeTests {
     let t0 = Fixture.t0
     let arrival: Milliseconds = 1_700_000_000_000
 

@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct PlayedStretchesTests {
+@Suite(.timeLimit(.minutes(2))) struct PlayedStretchesTests {
     func stretches(_ inserted: [ClosedRange<Milliseconds>]) -> PlayedStretches {
         var played = PlayedStretches()
         for stretch in inserted { played.insert(stretch) }

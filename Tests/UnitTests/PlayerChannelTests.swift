@@ -4,7 +4,7 @@ import Testing
 
 /// Where the heartbeat's notifications reach the player: the connection of the latest `load`
 /// while it stays, standard output for stdin and `--media-url`, nowhere once the loader left.
-@Suite struct PlayerChannelTests {
+@Suite(.timeLimit(.minutes(2))) struct PlayerChannelTests {
     static let stop = DaemonNotification.playerNotified(.stopPlayback(.heartbeatFailures))
     static let stopLine = PlayerNotification.stopPlayback(.heartbeatFailures).line
 

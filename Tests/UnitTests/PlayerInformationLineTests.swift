@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTesting
 
 /// The player information and reporter lines: every form, and every refusal with its reason.
-@Suite struct PlayerInformationLineTests {
+@Suite(.timeLimit(.minutes(2))) struct PlayerInformationLineTests {
     @Test(arguments: [
         (#"content {"id": "ep-1", "name": "Pilot", "length": 1800, "streamType": "vod", "show": "Dark", "season": 1, "cast": "A, B"}"#,
             InputCommand.information(.content(ContentInformation(

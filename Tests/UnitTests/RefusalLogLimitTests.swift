@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct RefusalLogLimitTests {
+@Suite(.timeLimit(.minutes(2))) struct RefusalLogLimitTests {
     let client = InputClient.controlConnection(1)
 
     @Test func theFirstFiveOfASecondAreLoggedTheRestCountedAndReportedWhenTheNextSecondStarts() {

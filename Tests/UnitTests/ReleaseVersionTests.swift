@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct ReleaseVersionTests {
+@Suite(.timeLimit(.minutes(2))) struct ReleaseVersionTests {
     @Test func followsThePlatformNumbersCommitScheme() {
         let version = ReleaseVersion(major: 0, minor: 2, micro: 0, patch: 7, commit: "1a2b3c4")
         #expect(version.description == "linux-0.2.0.7--1a2b3c4")

@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 
 /// The reporters in metrics, read from their statuses at each scrape, and in the human status.
-@Suite struct ReporterMetricsTests {
+@Suite(.timeLimit(.minutes(2))) struct ReporterMetricsTests {
     let registry = PrometheusCollectorRegistry()
 
     var exposition: [String] {

@@ -5,7 +5,7 @@ import Testing
 
 /// The `[media-analytics]` and `[heartbeat]` tables: read from the file, flags and variables,
 /// validated, listed by `config check`, and left alone by a reload.
-@Suite struct ReporterSettingsTests {
+@Suite(.timeLimit(.minutes(2))) struct ReporterSettingsTests {
     static let file = SettingSource.file("/c.toml")
 
     func resolve(_ text: String, environment: [String: String] = [:]) throws(ConfigurationError) -> Settings {

@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTesting
 
 /// The installation id and privacy status kept in the state directory across restarts.
-@Suite struct ReporterStateFilesTests {
+@Suite(.timeLimit(.minutes(2))) struct ReporterStateFilesTests {
     static func open(_ directory: String, seed: UInt64 = 1) -> (ReporterStateFiles, ReporterStateError?) {
         var random = SeededGenerator(seed: seed)
         var problem: ReporterStateError?

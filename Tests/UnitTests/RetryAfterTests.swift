@@ -6,7 +6,7 @@ import BeaconTerminal
 import BeaconTesting
 import Testing
 
-@Suite struct RetryAfterTests {
+@Suite(.timeLimit(.minutes(2))) struct RetryAfterTests {
     /// 2015-10-21T07:28:00.000Z
     static let now: Milliseconds = 1_445_412_480_000
 

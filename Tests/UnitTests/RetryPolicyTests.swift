@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(2))) struct RetryPolicyTests {
     let policy = RetryPolicy(backoff: Backoff(base: 1000, cap: 60_000), maxAge: 15 * 60_000)
     let dueAt: Milliseconds = 1_700_000_000_000
     let url = "http://ads.example/beacon?cn=impression"

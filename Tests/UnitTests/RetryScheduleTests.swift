@@ -6,7 +6,7 @@ import BeaconTerminal
 import BeaconTesting
 import Testing
 
-@Suite struct RetryScheduleTests {
+@Suite(.timeLimit(.minutes(2))) struct RetryScheduleTests {
     /// Draws the largest value every time: each backoff wait is its ceiling.
     struct Highest: RandomNumberGenerator {
         mutating func next() -> UInt64 { .max }

@@ -3,7 +3,7 @@ import Testing
 
 /// SHA-256 and HMAC-SHA256 against the published vectors (FIPS 180-2 examples, RFC 4231) and
 /// around the padding's block boundaries.
-@Suite struct SHA256Tests {
+@Suite(.timeLimit(.minutes(2))) struct SHA256Tests {
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }

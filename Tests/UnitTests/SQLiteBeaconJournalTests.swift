@@ -12,7 +12,7 @@ import Testing
 ///
 /// Serialized: each test blocks its thread on synced writes, and the rest of the test run
 /// needs the others.
-@Suite(.serialized) struct SQLiteBeaconJournalTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct SQLiteBeaconJournalTests {
     static let t0 = Fixture.t0
 
     static func delivery(
@@ -380,39 +380,6 @@ import Testing
             #expect(error.reason.hasPrefix("saving 1 delivery: \(journal.path) is busy"), "\(error)")
         }
     }
-
-    // MARK: Growth
-
-    /// A week of live TV saves and prunes continuously: the file must come back down, not only
-    /// stop growing, once the deliveries it held are pruned.
-    @Test func tenThousandDeliveriesPrunedLeaveASmallerFile() async throws {
-        try await Self.withJournal { journal, _ in
-            func fileSize() -> Int64 { Self.size(of: journal.path) + Self.size(of: journal.path + "-wal") }
-            func fill(round: Int) throws {
-                for batch in 0..<10 {
-                    let deliveries = (0..<1_000).map { index in
-                        Self.delivery(
-                            session: "session-\(round)", adBreak: "pod-\(batch)", ad: "ad-\(index % 4)",
-                            url: "https://beacons.example/track?round=\(round)&batch=\(batch)&index=\(index)&padding=\(String(repeating: "x", count: 120))",
-                            state: .delivered, dueAt: Self.t0 + Milliseconds(batch * 1_000 + index), updatedAt: Self.t0 + Milliseconds(round))
-                    }
-                    try journal.save(deliveries, session: nil)
-                }
-            }
-            try fill(round: 0)
-            let full = fileSize()
-            try journal.prune(before: Self.t0 + 1)
-            let pruned = fileSize()
-            #expect(try journal.deliveries(ofSession: "session-0").isEmpty)
-            #expect(pruned < full / 4, "\(full) bytes before pruning, \(pruned) after")
-
-            try fill(round: 1)
-            let refilled = fileSize()
-            #expect(refilled <= full + full / 10, "the second round reuses the space: \(full), then \(refilled)")
-            try journal.prune(before: Self.t0 + 2)
-            #expect(fileSize() <= pruned + pruned / 10, "\(pruned) after the first prune, \(fileSize()) after the second")
-        }
-    }
 }
 
 /// A directory made immutable with `chattr +i`, which stops even root from creating files in it.
@@ -452,5 +419,44 @@ struct ImmutableDirectory {
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
+    }
+}
+
+extension SQLiteBeaconJournalTests {
+    /// CPU-bound for seconds: `make test` runs it in its sweeps step, apart from the tests that
+    /// need the cooperative pool on time (loopback servers, timers, waits).
+    @Suite(.timeLimit(.minutes(5))) struct Sweeps {
+        private typealias Suite = SQLiteBeaconJournalTests
+
+        /// A week of live TV saves and prunes continuously: the file must come back down, not only
+        /// stop growing, once the deliveries it held are pruned.
+        @Test func tenThousandDeliveriesPrunedLeaveASmallerFile() async throws {
+            try await Suite.withJournal { journal, _ in
+                func fileSize() -> Int64 { Suite.size(of: journal.path) + Suite.size(of: journal.path + "-wal") }
+                func fill(round: Int) throws {
+                    for batch in 0..<10 {
+                        let deliveries = (0..<1_000).map { index in
+                            Suite.delivery(
+                                session: "session-\(round)", adBreak: "pod-\(batch)", ad: "ad-\(index % 4)",
+                                url: "https://beacons.example/track?round=\(round)&batch=\(batch)&index=\(index)&padding=\(String(repeating: "x", count: 120))",
+                                state: .delivered, dueAt: Suite.t0 + Milliseconds(batch * 1_000 + index), updatedAt: Suite.t0 + Milliseconds(round))
+                        }
+                        try journal.save(deliveries, session: nil)
+                    }
+                }
+                try fill(round: 0)
+                let full = fileSize()
+                try journal.prune(before: Suite.t0 + 1)
+                let pruned = fileSize()
+                #expect(try journal.deliveries(ofSession: "session-0").isEmpty)
+                #expect(pruned < full / 4, "\(full) bytes before pruning, \(pruned) after")
+
+                try fill(round: 1)
+                let refilled = fileSize()
+                #expect(refilled <= full + full / 10, "the second round reuses the space: \(full), then \(refilled)")
+                try journal.prune(before: Suite.t0 + 2)
+                #expect(fileSize() <= pruned + pruned / 10, "\(pruned) after the first prune, \(fileSize()) after the second")
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// Bookmarks in the journal's `bookmarks` table: kept across opens, the last one per content id,
 /// made by the journal's open when missing; a load's reply carries the one it finds.
-@Suite struct SQLiteBookmarkStoreTests {
+@Suite(.timeLimit(.minutes(2))) struct SQLiteBookmarkStoreTests {
     static let time = TimeSource(bootID: "A", instant: { 1_000 }, wall: { 1_700_000_000_000 })
 
     @Test func theLastBookmarkOfEachContentIsKeptAcrossOpens() async throws {

@@ -10,7 +10,7 @@ import Testing
 /// The thin SQLite wrapper: values go in and come out unchanged, transactions are all or
 /// nothing, and failures carry SQLite's reason and a kind. Serialized, as the journal's tests
 /// are: each blocks its thread on file I/O.
-@Suite(.serialized) struct SQLiteDatabaseTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct SQLiteDatabaseTests {
     static func withDatabase<R>(_ body: (SQLiteDatabase) throws -> R) async throws -> R {
         try await withTemporaryDirectory { directory in
             let database = try SQLiteDatabase(path: directory + "/test.sqlite", create: true)

@@ -3,7 +3,7 @@ import Testing
 @testable import BeaconRuntime
 
 /// A refused line is logged with its heartbeat token masked.
-@Suite struct SecretRedactionTests {
+@Suite(.timeLimit(.minutes(2))) struct SecretRedactionTests {
     @Test(arguments: [
         (#"load http://h/m {"heartbeat": {"flag": true, "token": "s3cr\"et", "freq": 5}}"#,
             #"load http://h/m {"heartbeat": {"flag": true, "token": "***", "freq": 5}}"#),

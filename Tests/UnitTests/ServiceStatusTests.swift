@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct ServiceStatusTests {
+@Suite(.timeLimit(.minutes(2))) struct ServiceStatusTests {
     /// An ad break of two ads, a1 from t0 and a2 from t0 + 30 s.
     static let adBreak = Fixture.adBreak(id: "p", ads: [
         Fixture.ad(id: "a1", start: Fixture.t0), Fixture.ad(id: "a2", start: Fixture.t0 + Fixture.adDuration),

@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct SessionEndpointsTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionEndpointsTests {
     @Test(arguments: [
         ("https://ssai.example/variant/index.m3u8?sessid=abc-123", "abc-123"),
         ("https://ssai.example/v.m3u8?x=1&sessid=s1&y=2", "s1"),

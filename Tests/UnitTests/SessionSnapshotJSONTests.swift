@@ -13,14 +13,14 @@ import Foundation
 #endif
 
 /// The snapshot's own JSON writer against what `Codable` reads back and what JSONEncoder writes.
-@Suite("Session snapshot JSON")
+@Suite("Session snapshot JSON", .timeLimit(.minutes(2)))
 struct SessionSnapshotJSONTests {
     static let awkwardTexts = [
         "", "plain", "quote \" and backslash \\", "slash / stays", "tab\tnewline\ncr\r", "nul \u{0} bell \u{7} unit \u{1F} del \u{7F}",
         "é ü ß", "日本語", "emoji 🎬👍🏽", "\u{2028}\u{2029}", "https://127.0.0.1:8080/beacon?e=start&x=%20\"1\"",
     ]
 
-    func decoded(_ bytes: [UInt8]) throws -> SessionSnapshot {
+    static func decoded(_ bytes: [UInt8]) throws -> SessionSnapshot {
         try JSONDecoder().decode(SessionSnapshot.self, from: Data(bytes))
     }
 
@@ -37,17 +37,7 @@ struct SessionSnapshotJSONTests {
                 ])],
                 dataRange: DataRange(start: .min, end: .max), played: [[.min, .max], []], playhead: integers[(index + 5) % integers.count],
                 savedAt: -1)
-            #expect(try decoded(snapshot.jsonBytes()) == snapshot, "text \(index)")
-        }
-    }
-
-    @Test func randomSnapshotsReadBackAsWrittenAndAsJSONEncoderWrote() throws {
-        var random = SeededGenerator(seed: 0x5eed_5a9e)
-        for round in 0..<300 {
-            let snapshot = Self.randomSnapshot(using: &random)
-            let written = snapshot.jsonBytes()
-            #expect(try decoded(written) == snapshot, "round \(round)")
-            #expect(try decoded(written) == decoded(Array(try JSONEncoder().encode(snapshot))), "round \(round)")
+            #expect(try Self.decoded(snapshot.jsonBytes()) == snapshot, "text \(index)")
         }
     }
 
@@ -59,7 +49,7 @@ struct SessionSnapshotJSONTests {
         #expect(
             text == #"{"endpoints":{"mediaUrl":"http://127.0.0.1/live.m3u8","manifestUrl":"m","trackingUrl":"t","sessionId":null},"#
                 + #""adBreaks":[],"played":[],"savedAt":5}"#)
-        #expect(try decoded(snapshot.jsonBytes()) == snapshot)
+        #expect(try Self.decoded(snapshot.jsonBytes()) == snapshot)
     }
 
     @Test func commasSeparateMembersAndElementsAtEveryDepth() {
@@ -98,5 +88,21 @@ struct SessionSnapshotJSONTests {
             adBreaks: adBreaks, dataRange: Bool.random(using: &random) ? DataRange(start: time(), end: time()) : nil,
             played: (0..<Int.random(in: 0...3, using: &random)).map { _ in [time(), time()] },
             playhead: Bool.random(using: &random) ? time() : nil, savedAt: time())
+    }
+}
+
+extension SessionSnapshotJSONTests {
+    /// CPU-bound for seconds: `make test` runs it in its sweeps step, apart from the tests that
+    /// need the cooperative pool on time (loopback servers, timers, waits).
+    @Suite(.timeLimit(.minutes(5))) struct Sweeps {
+        @Test func randomSnapshotsReadBackAsWrittenAndAsJSONEncoderWrote() throws {
+            var random = SeededGenerator(seed: 0x5eed_5a9e)
+            for round in 0..<300 {
+                let snapshot = SessionSnapshotJSONTests.randomSnapshot(using: &random)
+                let written = snapshot.jsonBytes()
+                #expect(try SessionSnapshotJSONTests.decoded(written) == snapshot, "round \(round)")
+                #expect(try SessionSnapshotJSONTests.decoded(written) == SessionSnapshotJSONTests.decoded(Array(try JSONEncoder().encode(snapshot))), "round \(round)")
+            }
+        }
     }
 }

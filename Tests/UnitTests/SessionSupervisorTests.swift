@@ -3,7 +3,7 @@ import Testing
 
 /// The session's lifecycle on the pure supervisor: every transition at a given instant, with a
 /// generator that draws the ceiling, so each wait is known.
-@Suite struct SessionSupervisorTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionSupervisorTests {
     typealias Highest = RetryScheduleTests.Highest
     static let now: Milliseconds = 1_000_000
     static let endpoints = SessionEndpoints(

@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct SettingsLoaderTests {
+@Suite(.timeLimit(.minutes(2))) struct SettingsLoaderTests {
     @Test func flagsWinOverTheEnvironmentWhichWinsOverTheFile() async throws {
         try await withTemporaryDirectory { directory in
             let file = directory + "/b.toml"

@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct SettingsReloadTests {
+@Suite(.timeLimit(.minutes(2))) struct SettingsReloadTests {
     static func settings(_ values: [SettingKey: SettingValue]) throws -> Settings {
         try Settings.resolve([SettingsLayer(source: .file("/etc/b.toml"), values: values)], defaultSocket: "/run/b.sock", defaultStateDir: "/var/lib/b")
     }

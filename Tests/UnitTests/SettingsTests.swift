@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct SettingsTests {
+@Suite(.timeLimit(.minutes(2))) struct SettingsTests {
     let defaultSocket = "/run/test/control.sock"
 
     func resolve(_ layers: [SettingsLayer]) throws(ConfigurationError) -> Settings {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Tests that read `../shared/fixtures` run where it is and are skipped, saying why, where it is not.
-@Suite struct SharedFixturesTests {
+@Suite(.timeLimit(.minutes(2))) struct SharedFixturesTests {
     @Test func foundOnlyBesideThePackage() async throws {
         try await withTemporaryDirectory { directory in
             let root = URL(fileURLWithPath: directory).appendingPathComponent("beaconctl")

@@ -6,7 +6,7 @@ import Testing
 
 /// The loopback heartbeat service of the end-to-end tests: it holds requests to the README's
 /// contract, records them, and answers as scripted.
-@Suite struct SimulatedHeartbeatServiceTests {
+@Suite(.timeLimit(.minutes(2))) struct SimulatedHeartbeatServiceTests {
     static let validBody = """
         {"deviceId":"d1","contentId":"c1","catalogType":"movie","primaryContentId":null,"sessionId":"s1","event":"progress",\
         "state":"playing","playhead":1675135534076,"bookmark":null,"multiStream":false,"trackViewersCount":false,"ts":1700000000000}

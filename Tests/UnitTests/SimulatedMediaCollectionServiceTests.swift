@@ -7,7 +7,7 @@ import Glibc
 import Testing
 
 /// The Media Collection double served on loopback, reached through the client the reporters use.
-@Suite("The simulated Media Collection API over loopback")
+@Suite("The simulated Media Collection API over loopback", .timeLimit(.minutes(2)))
 struct SimulatedMediaCollectionServiceTests {
     /// Runs `body` with a started double and client, and always stops both.
     func withService(
@@ -54,7 +54,7 @@ struct SimulatedMediaCollectionServiceTests {
     @Test func theSessionIsInTheLocationHeader() async throws {
         try await withService { service, _ in
             // Read the raw answer: the client the reporters use gives status and body only.
-            let (status, headers) = try rawPost(service.endpoint + "/api/v1/sessions", mediaCollectionBody("sessionStart", playhead: "0", sessionStartParams()))
+            let (status, headers) = try await rawPost(service.endpoint + "/api/v1/sessions", mediaCollectionBody("sessionStart", playhead: "0", sessionStartParams()))
             #expect(status == 201)
             #expect(headers.contains("Location: /api/v1/sessions/\(try #require(service.sessionIDs().first))"))
         }
@@ -133,29 +133,39 @@ struct SimulatedMediaCollectionServiceTests {
 }
 
 /// POSTs `body` over a plain blocking socket and returns the status and the header lines.
-private func rawPost(_ url: String, _ body: [UInt8]) throws -> (Int, [String]) {
+/// A POST on a connection of its own, answered as the service wrote it (`Location` as sent), made
+/// with blocking socket calls on a thread of its own: never on Swift's cooperative pool, whose
+/// threads the service's own handlers need to answer. Each call gives up after 10 s.
+private func rawPost(_ url: String, _ body: [UInt8]) async throws -> (Int, [String]) {
     let address = try #require(URL(string: url))
     let port = try #require(address.port)
     let head = "POST \(address.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    try #require(socket >= 0)
-    defer { close(socket) }
-    var peer = sockaddr_in()
-    peer.sin_family = sa_family_t(AF_INET)
-    peer.sin_port = UInt16(port).bigEndian
-    peer.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &peer) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    try #require(connected == 0)
     let request = Array(head.utf8) + body
-    try #require(request.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) } == request.count)
-    var answer: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-        if count <= 0 { break }
-        answer += buffer[..<count]
+    let answer = try await onThreadOfItsOwn { () throws(POSIXError) -> [UInt8] in
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw posixError(errno) }
+        defer { close(socket) }
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            setsockopt(socket, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
+        var peer = sockaddr_in()
+        peer.sin_family = sa_family_t(AF_INET)
+        peer.sin_port = UInt16(port).bigEndian
+        peer.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw posixError(errno) }
+        guard request.withUnsafeBytes({ Glibc.send(socket, $0.baseAddress, $0.count, 0) }) == request.count else { throw posixError(errno) }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count < 0 { throw posixError(errno) }
+            if count == 0 { return answer }
+            answer += buffer[..<count]
+        }
     }
     let lines = String(decoding: answer, as: UTF8.self).components(separatedBy: "\r\n")
     let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0

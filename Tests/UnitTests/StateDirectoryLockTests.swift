@@ -9,7 +9,7 @@ import Testing
 @testable import BeaconTesting
 
 /// One daemon per state directory: the second lock on it is refused, naming the holder.
-@Suite struct StateDirectoryLockTests {
+@Suite(.timeLimit(.minutes(2))) struct StateDirectoryLockTests {
     @Test func aSecondLockOnTheDirectoryIsRefusedNamingTheHolder() async throws {
         try await withTemporaryDirectory { root in
             let directory = root + "/state"

@@ -6,7 +6,7 @@ import BeaconTerminal
 import BeaconTesting
 import Testing
 
-@Suite struct StateDirectoryTests {
+@Suite(.timeLimit(.minutes(2))) struct StateDirectoryTests {
     let user: UInt32 = 1000
 
     @Test func systemdsStateDirectoryComesFirstForAnyUser() {

@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTesting
 
 /// The status document assembled from the daemon's snapshot, outside the actor.
-@Suite struct StatusReportSnapshotTests {
+@Suite(.timeLimit(.minutes(2))) struct StatusReportSnapshotTests {
     static let session = SessionEndpoints(mediaURL: "http://m", manifestURL: "http://m", trackingURL: "http://t", sessionID: "s1")
 
     static func delivery(session: String, adBreak: String, url: String, state: BeaconDelivery.State, dueAt: Milliseconds) -> BeaconDelivery {

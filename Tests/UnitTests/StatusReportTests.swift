@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct StatusReportTests {
+@Suite(.timeLimit(.minutes(2))) struct StatusReportTests {
     static let session = SessionEndpoints(
         mediaURL: "https://origin.example/live/master.m3u8",
         manifestURL: "https://ssai.example/variant/index.m3u8?sessid=abc",

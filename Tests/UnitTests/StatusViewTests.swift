@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTesting
 
 /// The human `beaconctl status`: the retry lines show only while something is being retried.
-@Suite struct StatusViewTests {
+@Suite(.timeLimit(.minutes(2))) struct StatusViewTests {
     static func report(state: String) -> StatusReport {
         var counters = StatusReport.Counters()
         counters.metadataFetches = 12
@@ -66,7 +66,7 @@ import Testing
 }
 
 /// The human `beaconctl status`: retries, re-sends, the backlog, the journal and each delivery.
-@Suite struct StatusViewDeliveryTests {
+@Suite(.timeLimit(.minutes(2))) struct StatusViewDeliveryTests {
     static let adBreak = Fixture.adBreak(id: "p1", start: Fixture.t0, userEvents: false)
 
     static func delivery(_ type: TrackingEventType, _ state: BeaconDelivery.State, attempts: Int, status: Int? = nil, error: String? = nil)

@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct SystemdNotifierTests {
+@Suite(.timeLimit(.minutes(2))) struct SystemdNotifierTests {
     /// Keeps what the notifier sent.
     final class RecordingChannel: NotifyChannel {
         let messages = Recorder<String>()

@@ -54,6 +54,16 @@ func whileRunning<R: Sendable>(
     }
 }
 
+/// Runs `body`, which blocks the thread it runs on (a blocking socket call, say), on a thread of
+/// its own: never on Swift's cooperative pool, one thread per core, which the loopback servers
+/// and waits of the tests running beside need.
+func onThreadOfItsOwn<R: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> R) async throws(Failure) -> R {
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<R, Failure>, Never>) in
+        Thread { continuation.resume(returning: Result(catching: body)) }.start()
+    }
+    return try result.get()
+}
+
 func posixError(_ code: Int32) -> POSIXError {
     POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
 }

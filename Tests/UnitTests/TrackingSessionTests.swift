@@ -8,7 +8,7 @@ import Testing
 @testable import BeaconTesting
 
 /// End-to-end scenarios through `TrackingSession` on a synthetic clock.
-@Suite struct TrackingSessionTests {
+@Suite(.timeLimit(.minutes(2))) struct TrackingSessionTests {
     let t0 = Fixture.t0
     let end = Fixture.t0 + Fixture.adDuration
     let document = Fixture.document([Fixture.adBreak(id: "p", start: Fixture.t0)])

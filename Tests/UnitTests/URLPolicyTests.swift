@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct URLPolicyTests {
+@Suite(.timeLimit(.minutes(2))) struct URLPolicyTests {
     @Test(arguments: ["http://127.0.0.1:4647/beacon?t=1", "HTTPS://ads.example.com/b", "http://[::1]:80/"])
     func httpAndHttpsWithAHostMayBeRequested(url: String) {
         #expect(URLPolicy.refusal(of: url) == nil)

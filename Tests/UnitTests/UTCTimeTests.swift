@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct UTCTimeTests {
+@Suite(.timeLimit(.minutes(2))) struct UTCTimeTests {
     /// Found by fuzzing the metadata: a rejected time was formatted for its reason and trapped.
     @Test(arguments: [Milliseconds.min, .max, UTCTime.formattable.lowerBound - 1, UTCTime.formattable.upperBound + 1])
     func aTimeNoFourDigitYearCanNameIsWrittenAsItsMilliseconds(time: Milliseconds) {

@@ -8,7 +8,7 @@ import Testing
 
 /// Every wait is bounded: a wait that should return has 10 s to do so, one that should not is
 /// given a short while to prove it does not, then cancelled.
-@Suite struct WakeupTests {
+@Suite(.timeLimit(.minutes(2))) struct WakeupTests {
     static let returns = Duration.seconds(10)
     static let stays = Duration.milliseconds(100)
 

@@ -7,7 +7,7 @@ import Testing
 @testable import BeaconTesting
 
 /// Frames of `beaconctl watch`, checked exactly.
-@Suite struct WatchViewTests {
+@Suite(.timeLimit(.minutes(2))) struct WatchViewTests {
     static let t0 = Fixture.t0
     /// 2023-11-14T22:13:20.000Z
     static let now: Milliseconds = 1_700_000_000_000

@@ -6,7 +6,7 @@ import Testing
 @testable import BeaconTerminal
 @testable import BeaconTesting
 
-@Suite struct WatchdogTests {
+@Suite(.timeLimit(.minutes(2))) struct WatchdogTests {
     @Test func petsAtHalfTheInterval() {
         #expect(Watchdog.petInterval(environment: ["WATCHDOG_USEC": "30000000"], processID: 42) == .seconds(15))
         #expect(Watchdog.petInterval(environment: ["WATCHDOG_USEC": "200000"], processID: 42) == .milliseconds(100))

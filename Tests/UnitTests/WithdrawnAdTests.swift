@@ -8,7 +8,7 @@ import Testing
 
 /// An ad missing from a later document while its start lies inside that document's data range was
 /// withdrawn: if none of its events fired, none ever will. What the data range moved past is kept.
-@Suite struct WithdrawnAdTests {
+@Suite(.timeLimit(.minutes(2))) struct WithdrawnAdTests {
     let t0 = Fixture.t0
     let end = Fixture.t0 + Fixture.adDuration
 
