@@ -31,9 +31,9 @@ demo: build
 #   which run on that pool too, answered late or timed out;
 # - end-to-end: the real binary, at most E2E_WIDTH tests at once.
 # The tests also drive the real binary through a pseudo-terminal (python3) and check the systemd
-# unit (systemd-analyze) and the package (dpkg-deb) with the tools a Debian box has. Last, that
-# every test suite has a time limit, and that no two folders of Sources/ name each other's types
-# (ARCHITECTURE.md draws the arrows).
+# unit (systemd-analyze) and the package (dpkg-deb) with the tools a Debian box has. Last, the
+# rules of these scripts themselves (scripts/tests), that every test suite has a time limit, and
+# that no two folders of Sources/ name each other's types (ARCHITECTURE.md draws the arrows).
 TEST_STEP := python3 scripts/test-step.py
 SWEEPS := /Sweeps/
 test: system-packages
@@ -46,6 +46,7 @@ test: system-packages
 	$(TEST_STEP) sweeps 600 $(SWIFT) test --skip-build --filter '$(SWEEPS)'
 	$(TEST_STEP) end-to-end 1200 env SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(E2E_WIDTH) \
 		$(SWIFT) test --skip-build --filter '^EndToEndTests\.'
+	python3 -m unittest discover -s scripts/tests
 	python3 scripts/check-test-suites.py
 	python3 scripts/folder-graph.py
 

@@ -18,7 +18,7 @@ import time
 
 
 def session_members(session_id):
-    """The pids in session `session_id`, read from /proc."""
+    """The pids of the live processes in session `session_id`, read from /proc."""
     members = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -29,7 +29,8 @@ def session_members(session_id):
                 fields = stat.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[3]) == session_id:
+        # A zombie is over already: it waits only for its parent to reap it.
+        if int(fields[3]) == session_id and fields[0] != "Z":
             members.append(int(entry))
     return members
 

@@ -1,0 +1,89 @@
+"""The rules of make test's own scripts: a step past its limit ends with all it started and is
+named; a step's leftovers end; a suite without a time limit is found. `make test` runs these
+(`python3 -m unittest discover -s scripts/tests`)."""
+import importlib.util
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+scripts = pathlib.Path(__file__).resolve().parent.parent
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_"), scripts / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class TestStep(unittest.TestCase):
+    def run_step(self, limit, script):
+        """Runs `sh -c script` as a step; returns (exit status, stderr, pids the script wrote)."""
+        with tempfile.TemporaryDirectory() as directory:
+            pids = pathlib.Path(directory) / "pids"
+            result = subprocess.run(
+                [sys.executable, str(scripts / "test-step.py"), "probe", str(limit), "sh", "-c", script, "sh", str(pids)],
+                capture_output=True, text=True, timeout=60)
+            written = [int(line) for line in pids.read_text().split()] if pids.exists() else []
+            return result.returncode, result.stderr, written
+
+    def test_a_step_past_its_limit_ends_with_every_process_it_started(self):
+        # With job control the background child gets a process group of its own, as the test
+        # process leaves swift test's group.
+        status, stderr, pids = self.run_step(2, 'set -m; sleep 300 & echo $! >> "$1"; sleep 300')
+        self.assertEqual(status, 124)
+        self.assertIn("test step 'probe' ran past its limit of 2 s", stderr)
+        self.assertTrue(pids)
+        time.sleep(0.2)
+        self.assertEqual([pid for pid in pids if alive(pid)], [])
+
+    def test_a_step_on_time_keeps_its_exit_status(self):
+        status, stderr, _ = self.run_step(30, "exit 3")
+        self.assertEqual(status, 3)
+        self.assertIn("test step 'probe': exit 3", stderr)
+
+    def test_processes_a_step_leaves_behind_end_and_are_named(self):
+        status, stderr, pids = self.run_step(30, 'sleep 300 & echo $! >> "$1"; exit 0')
+        self.assertEqual(status, 0)
+        self.assertIn("left 1 processes running", stderr)
+        time.sleep(0.2)
+        self.assertEqual([pid for pid in pids if alive(pid)], [])
+
+
+class TestSuiteCheck(unittest.TestCase):
+    check = load("check-test-suites")
+
+    def problems(self, source):
+        with tempfile.TemporaryDirectory(dir=scripts.parent) as directory:
+            path = pathlib.Path(directory) / "Probe.swift"
+            path.write_text(source)
+            return self.check.problems_in(path)
+
+    def test_a_suite_with_a_time_limit_passes(self):
+        self.assertEqual(self.problems('@Suite(.serialized, .timeLimit(.minutes(2))) struct A {\n    @Test func a() {}\n}\n'), [])
+        self.assertEqual(self.problems('@Suite(\n    "named",\n    .timeLimit(.minutes(1))\n) struct A {}\n'), [])
+
+    def test_a_suite_without_one_is_named(self):
+        self.assertEqual(len(self.problems("@Suite struct A {}\n")), 1)
+        self.assertEqual(len(self.problems('@Suite(.serialized) struct A {}\nextension A {\n    @Suite struct Sweeps {}\n}\n')), 2)
+
+    def test_a_test_outside_any_type_is_named(self):
+        problems = self.problems("@Test func alone() {}\n")
+        self.assertEqual(len(problems), 1)
+        self.assertIn("outside any suite type", problems[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
