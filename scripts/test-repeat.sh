@@ -17,12 +17,22 @@ case "$runs" in '' | *[!0-9]*) echo "usage: scripts/test-repeat.sh [--load] N" >
 logs=.build/test-repeat
 mkdir -p "$logs"
 busy=()
+current=""
 stop_load() {
     [ ${#busy[@]} -gt 0 ] && kill "${busy[@]}" 2>/dev/null
     busy=()
 }
+# Stopped midway, the run under way stops too: each step's runner then ends what its step started.
+stop_run() {
+    if [ -n "$current" ]; then
+        pkill -TERM -P "$current" 2>/dev/null
+        kill "$current" 2>/dev/null
+        wait "$current" 2>/dev/null
+    fi
+    exit 130
+}
 trap stop_load EXIT
-trap 'exit 130' INT TERM
+trap stop_run INT TERM
 if [ "$load" = 1 ]; then
     for _ in $(seq "$(nproc)"); do
         sh -c 'while :; do :; done' &
@@ -36,7 +46,9 @@ slowest=0
 slowest_run=0
 for run in $(seq "$runs"); do
     started=$(date +%s%N)
-    if make test > "$logs/run-$run.log" 2>&1; then
+    make test > "$logs/run-$run.log" 2>&1 &
+    current=$!
+    if wait "$current"; then
         result=passed
         passed=$((passed + 1))
     else

@@ -4,7 +4,7 @@
 The command runs in a session of its own. When it outlives SECONDS, every process of that
 session ends (SIGTERM, then SIGKILL): `swift test`, the test process it starts (which leaves
 swift test's process group, so killing the group is not enough) and the daemons the end-to-end
-tests start. A thread blocked in poll(-1) ignores task cancellation and Swift Testing's own
+tests start. The same happens when this script is itself stopped (SIGTERM, SIGINT, SIGHUP). A thread blocked in poll(-1) ignores task cancellation and Swift Testing's own
 `.timeLimit`; this limit does not depend on anything inside the process. Processes still left in
 the session when the command returns on time end too, and are named: a test leaked them.
 
@@ -66,6 +66,15 @@ def main():
     name, limit, command = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     started = time.monotonic()
     child = subprocess.Popen(command, start_new_session=True)
+
+    def stopped(signum, _frame):
+        # Stopped itself (make interrupted, a CI run cancelled): the step's processes end too,
+        # rather than live on as orphans, daemons idling forever among them.
+        end_session(child.pid, grace_seconds=1)
+        sys.exit(128 + signum)
+
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, stopped)
     try:
         status = child.wait(timeout=limit)
     except subprocess.TimeoutExpired:
@@ -76,9 +85,6 @@ def main():
         end_session(child.pid)
         child.wait()
         return 124
-    except KeyboardInterrupt:
-        end_session(child.pid, grace_seconds=1)
-        raise
     leftovers = session_members(child.pid)
     if leftovers:
         print(f"warning: test step '{name}' left {len(leftovers)} processes running; ending them:", file=sys.stderr)

@@ -132,8 +132,7 @@ struct SimulatedMediaCollectionServiceTests {
     }
 }
 
-/// POSTs `body` over a plain blocking socket and returns the status and the header lines.
-/// A POST on a connection of its own, answered as the service wrote it (`Location` as sent), made
+/// POSTs `body` and returns the status and the header lines: a POST on a connection of its own, answered as the service wrote it (`Location` as sent), made
 /// with blocking socket calls on a thread of its own: never on Swift's cooperative pool, whose
 /// threads the service's own handlers need to answer. Each call gives up after 10 s.
 private func rawPost(_ url: String, _ body: [UInt8]) async throws -> (Int, [String]) {
