@@ -123,26 +123,6 @@ public protocol HTTPClient: Sendable {
     ) async
 }
 
-extension HTTPClient {
-    /// One child task per request; a client that can take a batch in one move does better.
-    public func send(
-        _ requests: [HTTPClientRequest],
-        reporting report: @escaping @Sendable (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void
-    ) async {
-        await withDiscardingTaskGroup { group in
-            for (index, request) in requests.enumerated() {
-                group.addTask {
-                    do throws(HTTPClientError) {
-                        report(index, .success(try await send(request)))
-                    } catch {
-                        report(index, .failure(error))
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// How many connections a client keeps to one host: six, as browsers do. The delivery queue lets
 /// as many beacon requests be in flight to a host, so that each one journaled in flight is on the wire.
 public enum HostConnections {

@@ -7,6 +7,9 @@ public struct EventHistory: Sendable, Equatable {
     private var storage: [EventEntry] = []
     /// Where the oldest entry is once `storage` is full.
     private var oldest = 0
+    /// The ad break count of the last `metadataApplied` recorded this session (see
+    /// ``record(_:at:)``).
+    var recordedAdBreaks: Int?
 
     public init(capacity: Int) {
         precondition(capacity > 0, "capacity must be positive")

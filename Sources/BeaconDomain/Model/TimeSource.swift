@@ -26,14 +26,6 @@ public struct TimeSource: Sendable {
         self.sleeper = sleep
     }
 
-    /// Instants and wall time read from these functions; waits sleep on `ContinuousClock` for the
-    /// time left until the instant.
-    public init(bootID: String, instant: @escaping @Sendable () -> Milliseconds, wall: @escaping @Sendable () -> Milliseconds) {
-        self.init(bootID: bootID, instant: instant, wall: wall) { until in
-            try await Task.sleep(for: .milliseconds(max(until - instant(), 0)), clock: ContinuousClock())
-        }
-    }
-
     /// The monotonic instant now.
     public func now() -> Milliseconds { instant() }
 

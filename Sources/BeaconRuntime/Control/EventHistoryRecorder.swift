@@ -46,9 +46,8 @@ package final class EventHistoryRecorder: DaemonNotificationSubscriber {
     }
 
     private func record(_ notification: DaemonNotification) {
-        let time = now()
         let recorded = state.withLock { state -> (entry: EventEntry, followers: [Int: AsyncStream<String>.Continuation])? in
-            state.history.record(notification, at: time).map { ($0, state.followers) }
+            state.history.record(notification, at: now()).map { ($0, state.followers) }
         }
         guard let recorded, !recorded.followers.isEmpty else { return }
         // Yielding wakes a follower's task, which takes that task's lock; cancelling the task
