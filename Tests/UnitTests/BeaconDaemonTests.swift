@@ -70,7 +70,7 @@ import Testing
         var opener: (@Sendable () throws(JournalError) -> any BeaconJournal)?
         if let journal { opener = { journal } }
         let daemon = BeaconDaemon(
-            configuration: configuration, client: client, metadataClient: metadataClient, journal: opener, time: time,
+            configuration: configuration, client: client, metadataClient: metadataClient, journal: opener, time: time, random: SeededGenerator(seed: 1),
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
             notifications: notifications ?? DaemonNotificationHub([observed]))
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -22,7 +22,7 @@ import Testing
             let events = EventHistoryRecorder(now: { Fixture.t0 })
             let daemon = BeaconDaemon(
                 configuration: BeaconDaemonTests.configuration(session: false), client: ScriptedHTTPClient([:]),
-                time: TimeSource(bootID: "test", instant: { 1_000 }, wall: { Fixture.t0 }),
+                time: TimeSource(bootID: "test", instant: { 1_000 }, wall: { Fixture.t0 }), random: SeededGenerator(seed: 1),
                 logger: Logger(label: "test") { LineLogHandler(component: $0, output: { log.append(String(decoding: $0, as: UTF8.self)) }) },
                 notifications: DaemonNotificationHub([events, observed]))
             lines = ControlProtocol(daemon: daemon, events: events)

@@ -10,7 +10,7 @@ import Testing
     static func reply(resumePosition: @escaping @Sendable (LoadOptions) -> Double?) async -> String? {
         let daemon = BeaconDaemon(
             configuration: BeaconDaemonTests.configuration(session: false), client: ScriptedHTTPClient([:]),
-            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, resumePosition: resumePosition)
+            random: SeededGenerator(seed: 1), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, resumePosition: resumePosition)
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await daemon.run() }
             defer { daemon.stop() }

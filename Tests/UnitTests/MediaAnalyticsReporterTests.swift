@@ -21,7 +21,7 @@ import Testing
             client = ScriptedHTTPClient(script)
             reporter = MediaAnalyticsReporter(
                 settings: MediaFixture.settings, version: "9.9.9", installationID: "install-1", http: client, time: time.source,
-                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, drainTimeout: .seconds(5), quiet: quiet)
+                random: SeededGenerator(seed: 1), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, drainTimeout: .seconds(5), quiet: quiet)
         }
 
         /// The event types sent, in order.

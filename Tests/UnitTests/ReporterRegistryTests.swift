@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func thePrivacyStatusKeptIsToldToTheReportersAtStartAndEachChangeIsWritten() async throws {
-        let state = InMemoryReporterState()
+        let state = InMemoryReporterState(installationID: "0123456789abcdef0123456789abcdef")
         try state.setPrivacyStatus(.optOut)
         let recording = Recorder<RecordingReporter>()
         let runtime = Self.runtime(state: state, recording: recording)

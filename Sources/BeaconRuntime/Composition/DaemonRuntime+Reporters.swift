@@ -11,7 +11,7 @@ extension DaemonRuntime {
             factories.append { context in
                 MediaAnalyticsReporter(
                     settings: analytics, version: context.version, installationID: context.state.installationID(), http: context.client,
-                    time: context.time, logger: context.logger, drainTimeout: context.drainTimeout, quiet: quiet,
+                    time: context.time, random: context.random, logger: context.logger, drainTimeout: context.drainTimeout, quiet: quiet,
                     debugTracing: debugTracking)
             }
         }

@@ -57,7 +57,12 @@ package struct DaemonRuntime: Sendable {
     private let quiet: Bool
 
     /// Builds the runtime; `logOutput` is the one ``startLogging(style:level:)`` returned.
-    package init(_ options: Options, logOutput: LogOutput, time: TimeSource = .system) {
+    /// `time` and `random` are the only clocks and random source of the daemon and its reporters.
+    package init(
+        _ options: Options, logOutput: LogOutput, time: TimeSource = .system,
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
+        var random = random
         let logger = Logger(label: "daemon")
         let client = CurlHTTPClient(configuration: options.http)
         // Its own connections: beacon requests holding the metadata host's never delay a refresh.
@@ -71,7 +76,7 @@ package struct DaemonRuntime: Sendable {
                 petInterval: Watchdog.petInterval(environment: environment, processID: ProcessInfo.processInfo.processIdentifier),
                 clock: ContinuousClock())
         }
-        let reporterState = options.reporterState ?? Self.reporterState(in: options.stateDirectory, logger: logger)
+        let reporterState = options.reporterState ?? Self.reporterState(in: options.stateDirectory, logger: logger, using: &random)
         let beacons = BeaconsReporter(quiet: options.configuration.quiet, wallNow: { time.wallNow() })
         var reporterClients: [CurlHTTPClient] = []
         let player = PlayerChannel()
@@ -86,7 +91,7 @@ package struct DaemonRuntime: Sendable {
                     reporterClients.append(reporterClient)
                     return factory(
                         ReporterContext(
-                            client: reporterClient, time: time, state: reporterState, logger: Logger(label: "reporter"),
+                            client: reporterClient, time: time, random: random, state: reporterState, logger: Logger(label: "reporter"),
                             version: options.configuration.version, drainTimeout: options.configuration.drainTimeout,
                             bookmarks: bookmarks, publish: reported.publish))
                 })
@@ -103,7 +108,7 @@ package struct DaemonRuntime: Sendable {
         }
         let daemon = BeaconDaemon(
             configuration: options.configuration, client: client, metadataClient: metadataClient, journal: journal, time: time,
-            logger: logger, announce: options.announce, notifications: hub, logLinesDropped: { logOutput.droppedLines },
+            random: random, logger: logger, announce: options.announce, notifications: hub, logLinesDropped: { logOutput.droppedLines },
             resumePosition: { bookmarks.resumePosition(for: $0.heartbeat) }, beaconsEnabled: { beacons.isEnabled })
         self.daemon = daemon
         self.reporters = reporters
@@ -121,16 +126,17 @@ package struct DaemonRuntime: Sendable {
 
     /// The installation id and privacy status in the state directory; in memory without one, or
     /// when the directory's files cannot be written.
-    private static func reporterState(in directory: StateDirectoryLock?, logger: Logger) -> any ReporterStateStore {
-        guard let directory else { return InMemoryReporterState() }
+    private static func reporterState(
+        in directory: StateDirectoryLock?, logger: Logger, using random: inout some RandomNumberGenerator
+    ) -> any ReporterStateStore {
+        guard let directory else { return InMemoryReporterState(installationID: InstallationID.make(using: &random)) }
         do throws(StateDirectoryLockError) {
             // Only the daemon that holds the directory writes in it.
             try directory.acquire()
         } catch {
             logger.warning("the installation id and privacy status are kept in memory until the next start: \(error)")
-            return InMemoryReporterState()
+            return InMemoryReporterState(installationID: InstallationID.make(using: &random))
         }
-        var random = SystemRandomNumberGenerator()
         var problem: ReporterStateError?
         let files = ReporterStateFiles(directory: directory.directory, using: &random, problem: &problem)
         if let problem {

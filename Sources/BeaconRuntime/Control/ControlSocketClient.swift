@@ -28,17 +28,19 @@ package enum ControlSocketClient {
         maxReplyBytes: Int = defaultMaxReplyBytes,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> String {
-        return try await withThrowingTaskGroup(of: String.self) { group in
-            group.addTask {
-                try await exchange(path: path, line: line, maxReplyBytes: maxReplyBytes, group: eventLoopGroup)
+        let time = TimeSource.system
+        let reply = await withDeadline(time.now() + timeout.milliseconds, on: time) { () -> Result<String, any Error> in
+            do {
+                return .success(try await exchange(path: path, line: line, maxReplyBytes: maxReplyBytes, group: eventLoopGroup))
+            } catch {
+                return .failure(error)
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw ControlSocketClientError.timedOut
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
         }
+        guard let reply else {
+            try Task.checkCancellation()
+            throw ControlSocketClientError.timedOut
+        }
+        return try reply.get()
     }
 
     /// Connects to `path`, sends `line`, keeps its side open and calls `receive` with each line

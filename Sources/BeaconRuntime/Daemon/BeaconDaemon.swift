@@ -80,7 +80,7 @@ package actor BeaconDaemon: Service {
         metadataClient: (any HTTPClient)? = nil,
         journal: (@Sendable () throws(JournalError) -> any BeaconJournal)? = nil,
         time: TimeSource = .system,
-        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
+        random: any RandomNumberGenerator & Sendable,
         logger: Logger,
         announce: @escaping @Sendable (String) -> Void = { _ in },
         notifications: DaemonNotificationHub = DaemonNotificationHub(),

@@ -74,19 +74,10 @@ struct DeliveryRunner: Sendable {
 
     /// Whether ``finish()`` comes within `timeout`: false when the timeout came first.
     func drains(within timeout: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { race in
-            race.addTask { [drained] in
-                for await _ in drained {}
-                return true
-            }
-            race.addTask { [time] in
-                try? await time.sleep(until: time.now() + timeout.milliseconds)
-                return false
-            }
-            let first = await race.next() ?? true
-            race.cancelAll()
-            return first
-        }
+        await withDeadline(time.now() + timeout.milliseconds, on: time) { [drained] in
+            for await _ in drained {}
+            return true
+        } ?? false
     }
 
     static func reportDrainStarted(_ queue: DeliveryQueue, logger: Logger, notify: (DaemonNotification) -> Void) {

@@ -57,11 +57,6 @@ package final class Wakeup: Sendable {
     /// Returns after a signal, once `time` reaches `instant`, or on cancellation, whichever comes first.
     package func wait(until instant: Milliseconds?, on time: TimeSource) async {
         guard let instant else { return await wait() }
-        await withTaskGroup(of: Void.self) { race in
-            race.addTask { await self.wait() }
-            race.addTask { try? await time.sleep(until: instant) }
-            await race.next()
-            race.cancelAll()
-        }
+        _ = await withDeadline(instant, on: time) { await self.wait() }
     }
 }

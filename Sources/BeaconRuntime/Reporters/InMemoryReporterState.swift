@@ -7,9 +7,8 @@ package final class InMemoryReporterState: ReporterStateStore {
     private let id: String
     private let privacy = Mutex(PrivacyStatus.optIn)
 
-    package init(installationID: String? = nil) {
-        var random = SystemRandomNumberGenerator()
-        id = installationID ?? InstallationID.make(using: &random)
+    package init(installationID: String) {
+        id = installationID
     }
 
     package func installationID() -> String { id }

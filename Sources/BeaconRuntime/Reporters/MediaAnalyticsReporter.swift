@@ -36,7 +36,8 @@ package actor MediaAnalyticsReporter: Reporter {
     private var quiet: Bool
     private let debugTracing: Bool
     private var core: MediaAnalyticsReporting
-    private var random = SystemRandomNumberGenerator()
+    /// Retries' jitter.
+    private var random: any RandomNumberGenerator & Sendable
     private var enabled = true
     /// Set once the daemon finished: what is left must be out by then.
     private var drainDeadline: Milliseconds?
@@ -48,13 +49,14 @@ package actor MediaAnalyticsReporter: Reporter {
 
     package init(
         settings: MediaAnalyticsSettings, version: String, installationID: String, http: any HTTPClient, time: TimeSource,
-        logger: Logger, drainTimeout: Duration, quiet: Bool = false, debugTracing: Bool = false
+        random: any RandomNumberGenerator & Sendable, logger: Logger, drainTimeout: Duration, quiet: Bool = false, debugTracing: Bool = false
     ) {
         core = MediaAnalyticsReporting(
             reporting: MediaCollectionParameters.Reporting(settings: settings, version: version, installationID: installationID))
         configured = settings.isConfigured
         self.http = http
         self.time = time
+        self.random = random
         self.logger = logger
         self.drainTimeout = drainTimeout.milliseconds
         self.quiet = quiet
@@ -186,19 +188,9 @@ package actor MediaAnalyticsReporter: Reporter {
         guard let deadline = drainDeadline else {
             do throws(HTTPClientError) { return .success(try await http.send(request)) } catch { return .failure(error) }
         }
-        let time = time
-        return await withTaskGroup(of: Result<HTTPClientResponse, HTTPClientError>?.self) { race in
-            race.addTask {
-                do throws(HTTPClientError) { return .success(try await http.send(request)) } catch { return .failure(error) }
-            }
-            race.addTask {
-                try? await time.sleep(until: deadline)
-                return nil
-            }
-            let first = await race.next() ?? nil
-            race.cancelAll()
-            return first ?? .failure(.cancelled)
-        }
+        return await withDeadline(deadline, on: time) { () -> Result<HTTPClientResponse, HTTPClientError> in
+            do throws(HTTPClientError) { return .success(try await http.send(request)) } catch { return .failure(error) }
+        } ?? .failure(.cancelled)
     }
 
     private func madeUpAnswer(to request: MediaCollectionRequest) -> Result<HTTPClientResponse, HTTPClientError> {

@@ -6,6 +6,8 @@ import Logging
 package struct ReporterContext: Sendable {
     package var client: any HTTPClient
     package var time: TimeSource
+    /// The daemon's random source (a copy: a reporter draws on its own).
+    package var random: any RandomNumberGenerator & Sendable
     package var state: any ReporterStateStore
     package var logger: Logger
     /// beaconctl's version, reported as the SDK's.
@@ -19,11 +21,12 @@ package struct ReporterContext: Sendable {
     package var publish: @Sendable (DaemonNotification) -> Void
 
     package init(
-        client: any HTTPClient, time: TimeSource, state: any ReporterStateStore, logger: Logger, version: String, drainTimeout: Duration,
+        client: any HTTPClient, time: TimeSource, random: any RandomNumberGenerator & Sendable, state: any ReporterStateStore, logger: Logger, version: String, drainTimeout: Duration,
         bookmarks: any BookmarkStore, publish: @escaping @Sendable (DaemonNotification) -> Void
     ) {
         self.client = client
         self.time = time
+        self.random = random
         self.state = state
         self.logger = logger
         self.version = version
