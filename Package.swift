@@ -95,6 +95,8 @@ let package = Package(
             name: "beaconctl",
             dependencies: [
                 "BeaconDomain",
+                "BeaconHTTP",
+                "BeaconStorage",
                 "BeaconRuntime",
                 "BeaconTerminal",
                 "BeaconSimulator",
@@ -115,7 +117,7 @@ let package = Package(
         // the long runs of `make fuzz`, which build BeaconFuzz with or without libFuzzer.
         .target(
             name: "BeaconFuzzing",
-            dependencies: ["BeaconDomain", "BeaconTesting", "BeaconSimulator"],
+            dependencies: ["BeaconDomain", "BeaconRuntime", "BeaconTesting", "BeaconSimulator"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -131,6 +133,7 @@ let package = Package(
             dependencies: [
                 "BeaconDomain", "BeaconHTTP", "BeaconStorage", "BeaconRuntime", "BeaconTerminal", "BeaconTesting",
                 "BeaconSimulator", "BeaconFuzzing",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings

@@ -2,8 +2,6 @@ import ArgumentParser
 import BeaconDomain
 import BeaconRuntime
 import BeaconTerminal
-import BeaconHTTP
-import BeaconStorage
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

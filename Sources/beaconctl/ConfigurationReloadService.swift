@@ -1,8 +1,6 @@
 import BeaconDomain
 import BeaconRuntime
 import BeaconTerminal
-import BeaconHTTP
-import BeaconStorage
 import Logging
 import ServiceLifecycle
 import UnixSignals

@@ -2,8 +2,6 @@ import ArgumentParser
 import BeaconDomain
 import BeaconRuntime
 import BeaconTerminal
-import BeaconHTTP
-import BeaconStorage
 import Synchronization
 
 /// Lines to the running daemon over its control socket, with the errors a person can act on.

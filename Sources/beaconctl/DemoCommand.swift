@@ -1,9 +1,8 @@
 import ArgumentParser
 import BeaconDomain
+import BeaconHTTP
 import BeaconRuntime
 import BeaconTerminal
-import BeaconHTTP
-import BeaconStorage
 import BeaconSimulator
 import Logging
 

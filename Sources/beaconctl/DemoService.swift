@@ -2,8 +2,6 @@ import ArgumentParser
 import BeaconDomain
 import BeaconRuntime
 import BeaconTerminal
-import BeaconHTTP
-import BeaconStorage
 import BeaconSimulator
 
 /// The demo's simulated ad-insertion service, of either dialect, with one ad break ahead, and

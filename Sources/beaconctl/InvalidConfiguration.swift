@@ -2,8 +2,6 @@ import ArgumentParser
 import BeaconDomain
 import BeaconRuntime
 import BeaconTerminal
-import BeaconHTTP
-import BeaconStorage
 
 /// How a bad configuration ends a command: one line on stderr naming the key, exit status 78.
 enum InvalidConfiguration {

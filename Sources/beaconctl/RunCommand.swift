@@ -1,9 +1,8 @@
 import ArgumentParser
 import BeaconDomain
 import BeaconRuntime
-import BeaconTerminal
-import BeaconHTTP
 import BeaconStorage
+import BeaconTerminal
 import Logging
 import ServiceLifecycle
 import UnixSignals

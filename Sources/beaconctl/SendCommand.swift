@@ -2,8 +2,6 @@ import ArgumentParser
 import BeaconDomain
 import BeaconRuntime
 import BeaconTerminal
-import BeaconHTTP
-import BeaconStorage
 
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,8 +2,6 @@ import ArgumentParser
 import BeaconDomain
 import BeaconRuntime
 import BeaconTerminal
-import BeaconHTTP
-import BeaconStorage
 
 /// The flags of `beaconctl run` that are settings: each may also come from `BEACONCTL_<KEY>` or the
 /// config file, so none has a default here. Values stay text until `Settings` validates them, so a
