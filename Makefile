@@ -32,8 +32,10 @@ demo: build
 # - end-to-end: the real binary, at most E2E_WIDTH tests at once.
 # The tests also drive the real binary through a pseudo-terminal (python3) and check the systemd
 # unit (systemd-analyze) and the package (dpkg-deb) with the tools a Debian box has. Last, the
-# rules of these scripts themselves (scripts/tests), that every test suite has a time limit, and
-# that no two folders of Sources/ name each other's types (ARCHITECTURE.md draws the arrows).
+# rules of these scripts themselves (scripts/tests), that every test suite has a time limit, that
+# the domain takes no lock, makes no stream, task or thread and never sleeps, that each target
+# imports only what Package.swift declares for it, and that no two folders of Sources/ name each
+# other's types (ARCHITECTURE.md draws the arrows).
 TEST_STEP := python3 scripts/test-step.py
 SWEEPS := /Sweeps/
 test: system-packages
@@ -48,6 +50,8 @@ test: system-packages
 		$(SWIFT) test --skip-build --filter '^EndToEndTests\.'
 	python3 -m unittest discover -s scripts/tests
 	python3 scripts/check-test-suites.py
+	python3 scripts/check-domain.py
+	python3 scripts/check-imports.py
 	python3 scripts/folder-graph.py
 
 # Installation layout: `make install PREFIX=/usr DESTDIR=/tmp/stage`. The unit goes where systemd

@@ -9,6 +9,8 @@ import pathlib
 import re
 import sys
 
+from check_report import report
+
 root = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -43,14 +45,10 @@ def problems_in(path):
 def main():
     files = sorted((root / "Tests").rglob("*.swift"))
     problems = [problem for path in files for problem in problems_in(path)]
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        print("error: every suite needs .timeLimit(.minutes(N)) (see scripts/check-test-suites.py)", file=sys.stderr)
-        return 1
     suites = sum(len(re.findall(r"@Suite\b", path.read_text())) for path in files)
-    print(f"check-test-suites: {suites} suites in {len(files)} files, each with a time limit")
-    return 0
+    return report(
+        problems, "every suite needs .timeLimit(.minutes(N)) (see scripts/check-test-suites.py)",
+        lambda: f"check-test-suites: {suites} suites in {len(files)} files, each with a time limit")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,9 @@ scripts = pathlib.Path(__file__).resolve().parent.parent
 
 
 def load(name):
+    # The checks import their shared reporting from beside them.
+    if str(scripts) not in sys.path:
+        sys.path.insert(0, str(scripts))
     spec = importlib.util.spec_from_file_location(name.replace("-", "_"), scripts / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -49,6 +52,22 @@ class TestStep(unittest.TestCase):
         time.sleep(0.2)
         self.assertEqual([pid for pid in pids if alive(pid)], [])
 
+    def test_a_step_stopped_by_a_signal_ends_what_it_started(self):
+        with tempfile.TemporaryDirectory() as directory:
+            pids = pathlib.Path(directory) / "pids"
+            step = subprocess.Popen(
+                [sys.executable, str(scripts / "test-step.py"), "probe", "60", "sh", "-c", 'set -m; sleep 300 & echo $! >> "$1"; sleep 300',
+                 "sh", str(pids)], stderr=subprocess.DEVNULL)
+            deadline = time.monotonic() + 10
+            while not pids.exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            step.terminate()
+            self.assertEqual(step.wait(timeout=30), 128 + 15)
+            written = [int(line) for line in pids.read_text().split()]
+        time.sleep(0.2)
+        self.assertTrue(written)
+        self.assertEqual([pid for pid in written if alive(pid)], [])
+
     def test_a_step_on_time_keeps_its_exit_status(self):
         status, stderr, _ = self.run_step(30, "exit 3")
         self.assertEqual(status, 3)
@@ -62,14 +81,17 @@ class TestStep(unittest.TestCase):
         self.assertEqual([pid for pid in pids if alive(pid)], [])
 
 
-class TestSuiteCheck(unittest.TestCase):
-    check = load("check-test-suites")
+def problems_in_file(check, source):
+    """What `check`'s problems_in finds in a Swift file holding `source`, inside the repository."""
+    with tempfile.TemporaryDirectory(dir=scripts.parent) as directory:
+        path = pathlib.Path(directory) / "Probe.swift"
+        path.write_text(source)
+        return check.problems_in(path)
 
+
+class TestSuiteCheck(unittest.TestCase):
     def problems(self, source):
-        with tempfile.TemporaryDirectory(dir=scripts.parent) as directory:
-            path = pathlib.Path(directory) / "Probe.swift"
-            path.write_text(source)
-            return self.check.problems_in(path)
+        return problems_in_file(load("check-test-suites"), source)
 
     def test_a_suite_with_a_time_limit_passes(self):
         self.assertEqual(self.problems('@Suite(.serialized, .timeLimit(.minutes(2))) struct A {\n    @Test func a() {}\n}\n'), [])
@@ -83,6 +105,44 @@ class TestSuiteCheck(unittest.TestCase):
         problems = self.problems("@Test func alone() {}\n")
         self.assertEqual(len(problems), 1)
         self.assertIn("outside any suite type", problems[0])
+
+
+class TestDomainCheck(unittest.TestCase):
+    def problems(self, source):
+        return problems_in_file(load("check-domain"), source)
+
+    def test_decisions_pass(self):
+        self.assertEqual(self.problems("/// Never a Mutex or a Task here.\nstruct Rule {\n    func next(now: Int) -> Int { now + 1 }\n}\n"), [])
+
+    def test_locks_streams_tasks_and_sleeps_are_named(self):
+        for source in ["import Synchronization\n", "let lock = Mutex(0)\n", "let s: AsyncStream<Int>\n",
+                       "try await Task.sleep(for: .seconds(1))\n", "Task { }\n", "await withDiscardingTaskGroup { _ in }\n",
+                       "Thread { }.start()\n"]:
+            self.assertEqual(len(self.problems(source)), 1, source)
+
+
+class TestImportCheck(unittest.TestCase):
+    check = load("check-imports")
+
+    def problems(self, source, declared):
+        with tempfile.TemporaryDirectory() as directory:
+            base = pathlib.Path(directory)
+            (base / "Sources" / "Probe").mkdir(parents=True)
+            (base / "Sources" / "Probe" / "Probe.swift").write_text(source)
+            return self.check.problems_in({"name": "Probe", "path": "Sources/Probe"}, set(declared), base=base)
+
+    def test_declared_and_system_modules_pass(self):
+        source = "import BeaconDomain\n@testable import BeaconRuntime\ninternal import Logging\nimport Glibc\n#if canImport(Musl)\nimport Musl\n#endif\n"
+        self.assertEqual(self.problems(source, ["BeaconDomain", "BeaconRuntime", "Logging"]), [])
+
+    def test_an_undeclared_module_is_named_with_its_line(self):
+        problems = self.problems("import BeaconDomain\nimport BeaconHTTP\n", ["BeaconDomain"])
+        self.assertEqual(len(problems), 1)
+        self.assertIn("Probe.swift:2: Probe imports BeaconHTTP", problems[0])
+
+    def test_imports_inside_strings_and_comments_are_not_imports(self):
+        source = 'let driver = """\n    import os, pty\n    """\n// import Nothing\n'
+        self.assertEqual(self.problems(source, []), [])
 
 
 if __name__ == "__main__":
