@@ -66,12 +66,18 @@ import Testing
                 report.counters.beaconsSent + report.counters.beaconsFailed == 7 && report.counters.badLines == 2
             }
 
-            let (response, metrics) = try await Self.scrape(port: port)
+            // The status counts a result when it is recorded; the metrics count it once the journal
+            // acknowledged it, a commit later (longer on a loaded machine): wait for the metrics.
+            let beacons = "beaconctl_beacons_total"
+            let (response, metrics) = try await eventuallyValue(timeout: .seconds(30), "the metrics to count 7 finished beacons") {
+                let scraped = try await Self.scrape(port: port)
+                let (beaconCount, due) = (scraped.1.sum(beacons), scraped.1.value("beaconctl_tracking_events_due"))
+                return beaconCount == 7 && due == 0 ? scraped : nil
+            }
             let report = try await daemon.status()
             #expect(response.status == 200)
             #expect(response.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
 
-            let beacons = "beaconctl_beacons_total"
             #expect(metrics.types[beacons] == "counter")
             for type in [TrackingEventType.impression, .start, .firstQuartile, .complete, .mute] {
                 #expect(metrics.value(beacons, ["event": type.rawValue, "result": "sent"]) == 1, "\(type)\n\(metrics.describe(beacons))")
