@@ -303,7 +303,9 @@ import Testing
             var feed = TickFeed(from: 0, positions: true)
             feed.play(to: 20_000)
             try await rig.send(feed.lines)
-            try await eventually("a bookmark of 8 s") { rig.heartbeat.heartbeats().contains { $0.bookmark == 8.0 } }
+            try await eventually(timeout: .seconds(30), "a bookmark of 8 s; bookmarks sent: \(rig.heartbeat.heartbeats().map(\.bookmark))") {
+                rig.heartbeat.heartbeats().contains { $0.bookmark == 8.0 }
+            }
             try await rig.send(["unload"])
             try await eventually("the stop heartbeat") { rig.heartbeat.heartbeats().last?.event == "stop" }
         }

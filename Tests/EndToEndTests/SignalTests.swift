@@ -27,8 +27,10 @@ import Testing
 
             try "log-level = \"debug\"\nmetadata-interval = 40\nhttp-timeout = 20\n".write(toFile: config, atomically: true, encoding: .utf8)
             kill(daemon.child.processIdentifier, SIGHUP)
-            try await eventually(timeout: .seconds(10), "the reload line\n\(daemon.stderrText.suffix(2000))") {
+            // Two lines, written one after the other: wait for both before reading them.
+            try await eventually(timeout: .seconds(30), "the reload line and the restart warning\n\(daemon.stderrText.suffix(2000))") {
                 daemon.stderrLines.contains { $0.contains("configuration reloaded") }
+                    && daemon.stderrLines.contains { $0.contains("need a restart") }
             }
             let reloaded = daemon.stderrLines.first { $0.contains("configuration reloaded") } ?? ""
             #expect(reloaded.contains(#"log-level "info" -> "debug""#), "\(reloaded)")
