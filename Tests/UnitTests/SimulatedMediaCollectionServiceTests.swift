@@ -1,5 +1,6 @@
 import BeaconDomain
 import BeaconHTTP
+import BeaconRuntime
 import BeaconSimulator
 import BeaconTesting
 import Foundation
@@ -11,10 +12,12 @@ import Testing
 struct SimulatedMediaCollectionServiceTests {
     /// Runs `body` with a started double and client, and always stops both.
     func withService(
+        now: @escaping @Sendable () -> Milliseconds = WallClock.now,
         observer: (@Sendable (SimulatedMediaCollectionService.Exchange) -> Void)? = nil,
         _ body: (SimulatedMediaCollectionService, CurlHTTPClient) async throws -> Void
     ) async throws {
-        try await withLoopbackService({ try await SimulatedMediaCollectionService.start(observer: observer) }, stop: { await $0.stop() }, body)
+        try await withLoopbackService(
+            { try await SimulatedMediaCollectionService.start(now: now, observer: observer) }, stop: { await $0.stop() }, body)
     }
 
     func post(_ url: String, _ body: [UInt8], contentType: String = "application/json") -> HTTPClientRequest {
@@ -100,12 +103,17 @@ struct SimulatedMediaCollectionServiceTests {
     }
 
     @Test func anOutageAnswers500UntilItEnds() async throws {
-        try await withService { service, client in
+        // The service's clock is the test's: the outage ends when the test says, not when a
+        // loaded machine happens to let 300 ms pass between two requests.
+        let time = ManualTime(wall: 1_764_115_200_000)
+        try await withService(now: { time.wallNow }) { service, client in
             let session = try await startSession(service, client)
             service.answer(500, for: 300, of: .all)
             #expect(try await send(service, client, session, "play", ts: 1_764_115_200_001).status == 500)
             #expect(try await client.send(post(service.endpoint + "/api/v1/sessions", mediaCollectionBody("sessionStart", playhead: "0", sessionStartParams()))).status == 500)
-            try await Task.sleep(for: .milliseconds(350))
+            time.advance(by: 299)
+            #expect(try await send(service, client, session, "play", ts: 1_764_115_200_001).status == 500, "still out at 299 ms")
+            time.advance(by: 1)
             // The same event again, with its original ts.
             #expect(try await send(service, client, session, "play", ts: 1_764_115_200_001).status == 204)
             #expect(service.violations().isEmpty)
