@@ -16,8 +16,10 @@ import Testing
 
             let ads = ["p1-a1", "p1-a2"]
             try await eventually("12 beacons at the sink") { service.beacons.count >= 12 }
-            let report = try await daemon.waitForStatus("every playback event done") { report in
+            // The ticks after the ad break may still be on their way when its last beacon is done.
+            let report = try await daemon.waitForStatus("every playback event done and every tick counted") { report in
                 ads.allSatisfy { ad in Ads.playbackTypes.allSatisfy { report.state(ofAd: ad, $0) == .done } }
+                    && report.counters.ticks == feed.tickCount
             }
             for ad in ads {
                 for type in Ads.userTypes {

@@ -217,7 +217,7 @@ import Testing
         let observed = Observed(log: log)
         try await withDaemon(client: client, journal: journal, observed: observed) { daemon in
             await playTheImpression(daemon)
-            try await eventually("the impression to finish") { !observed.finished.isEmpty }
+            try await eventually(timeout: .seconds(60), "the impression to finish") { !observed.finished.isEmpty }
             #expect(await daemon.statusReport().journal == StatusReport.Journal(state: .ok))
         }
         let entries = log.all
