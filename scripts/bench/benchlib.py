@@ -33,6 +33,20 @@ def binary_path(argv_binary=None):
     return path
 
 
+def wait_for_unix_socket(path, limit=10):
+    """Returns once a connection to the Unix socket `path` is accepted; RuntimeError after `limit` s."""
+    began = time.perf_counter()
+    while True:
+        if time.perf_counter() - began > limit:
+            raise RuntimeError(f"the control socket was not ready within {limit} s")
+        with socket.socket(socket.AF_UNIX) as probe:
+            try:
+                probe.connect(path)
+                return
+            except OSError:
+                time.sleep(0.0002)
+
+
 def percentile(values, fraction):
     """Nearest-rank percentile of `values` (fraction in 0...1)."""
     ordered = sorted(values)

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from benchlib import binary_path, emit, log, median, percentile
+from benchlib import binary_path, emit, log, median, percentile, wait_for_unix_socket
 
 SIZE_LIMIT = 25_000_000
 # ICU's C++ namespace (icu_76::...) and its data blob (icudt76_dat); the Foundation modules built on it.
@@ -49,15 +49,7 @@ def startup_ms(binary, runs):
             process = subprocess.Popen([binary, "run", "--socket", path, "--state-dir", os.path.join(directory, "state")],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
-                while True:
-                    if time.perf_counter() - began > 10:
-                        raise RuntimeError("the control socket was not ready within 10 s")
-                    with socket.socket(socket.AF_UNIX) as probe:
-                        try:
-                            probe.connect(path)
-                            break
-                        except OSError:
-                            time.sleep(0.0002)
+                wait_for_unix_socket(path)
                 times.append((time.perf_counter() - began) * 1000)
             finally:
                 process.terminate()

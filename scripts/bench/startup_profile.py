@@ -14,11 +14,11 @@ import argparse
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
+
+from benchlib import wait_for_unix_socket
 
 FREQUENCY = 20_000
 PHASES = [
@@ -28,18 +28,6 @@ PHASES = [
     ("journal (SQLite)", r"sqlite3|JournalWriter"),
     ("conformance lookups", r"swift_conformsToProtocol"),
 ]
-
-
-def wait_for_socket(path, limit=10):
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        with socket.socket(socket.AF_UNIX) as probe:
-            try:
-                probe.connect(path)
-                return
-            except OSError:
-                time.sleep(0.001)
-    raise RuntimeError("the control socket was not ready in time")
 
 
 def profile(binary, runs):
@@ -55,7 +43,7 @@ def profile(binary, runs):
                  binary, "run", "--socket", path, "--state-dir", os.path.join(directory, "state")],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
-                wait_for_socket(path)
+                wait_for_unix_socket(path)
             finally:
                 subprocess.run(["pkill", "-TERM", "-f", f"run --socket {path}"], check=False)
                 record.wait(30)
