@@ -9,7 +9,6 @@ that socket, median over --runs runs. Usage: binary.py [--check] [--runs N] [--b
 import argparse
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
