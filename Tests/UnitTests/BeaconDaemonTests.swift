@@ -70,9 +70,9 @@ import Testing
         var opener: (@Sendable () throws(JournalError) -> any BeaconJournal)?
         if let journal { opener = { journal } }
         let daemon = BeaconDaemon(
-            // The daemon's own generator, as before: with SeededGenerator(seed: 1) the retried impression
-            // of everyRequestIsJournaledBeforeItLeavesAndTheResultBeforeStatusSaysSo never finished in
-            // 2 of about 20 runs, a race in the retry's wake-up not yet found.
+            // The system's generator, as these tests had before. The retried impression of
+            // everyRequestIsJournaledBeforeItLeavesAndTheResultBeforeStatusSaysSo once never finished
+            // while they drew from a fixed seed; the seed was suspected, not confirmed.
             configuration: configuration, client: client, metadataClient: metadataClient, journal: opener, time: time,
             random: SystemRandomNumberGenerator(),
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
