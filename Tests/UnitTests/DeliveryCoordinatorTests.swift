@@ -24,6 +24,8 @@ import Testing
         var sent: [BeaconDelivery] = []
         var ended: [DeliveryEffects.EndedRequest] = []
         var finished: [DeliveryEffects.FinishedFiring] = []
+        /// When the last effects said to look again, as the runtime's timer would sleep.
+        var nextWake: Milliseconds?
 
         init(maxAge: Milliseconds = 15 * 60_000, backoff: Backoff = Backoff(), perHost: Int = 6, total: Int = 32) {
             coordinator = DeliveryCoordinator(
@@ -34,6 +36,8 @@ import Testing
 
         /// Carries out effects as the runtime does: the write, then the requests it allows.
         mutating func apply(_ effects: DeliveryEffects) {
+            nextWake = effects.nextWake
+            expectNothingStartsBefore(effects.nextWake)
             for delivery in effects.persist { journal[delivery.key] = delivery }
             for delivery in effects.start {
                 // Write before request: what leaves is on disk in flight, with this attempt counted.
@@ -76,12 +80,22 @@ import Testing
                 if !inFlight.isEmpty {
                     let at = now
                     answer { server($0, at) }
-                } else if let next = coordinator.nextWake(after: now) {
+                } else if let next = nextWake {
                     advance(to: next)
                 } else {
                     return
                 }
             }
+        }
+
+        /// The timer sleeps until `wake`, or for good when nil: no delivery may start by time alone
+        /// before then, or it would wait until some other request ends.
+        func expectNothingStartsBefore(_ wake: Milliseconds?) {
+            var later = coordinator
+            let lastInstantAsleep = (wake ?? now + 24 * 3_600_000) - 1
+            guard lastInstantAsleep > now else { return }
+            let starting = later.timePassed(now: lastInstantAsleep).start
+            #expect(starting.isEmpty, "\(starting.map(\.key.url)) could start at \(lastInstantAsleep) while the timer sleeps until \(wake.map(String.init) ?? "a request ends")")
         }
 
         func state(_ url: String) -> BeaconDelivery.State? {
@@ -154,6 +168,23 @@ import Testing
         #expect(one.sent.count == 9)
     }
 
+    /// The daemon once asked for the next wake at a later instant than it started what was due:
+    /// a retry falling due in between was neither started nor waited for, and never left.
+    @Test func theNextWakeIsReckonedAtTheInstantOfTheDecision() throws {
+        var run = Run(backoff: Backoff(base: 50, cap: 50))
+        run.fire([Self.firing(["http://ads.example/x"])])
+        run.answer(.answered(status: 503))
+        let retryAt = try #require(run.coordinator.queue.deliveries.values.first?.nextAttemptAt)
+        try #require(retryAt > run.now + 1, "the seed draws a backoff of at least 2 ms")
+        #expect(run.nextWake == retryAt)
+        run.advance(to: retryAt - 1)
+        #expect(run.sent.count == 1)
+        #expect(run.nextWake == retryAt, "one millisecond before the retry, the timer still waits for it")
+        run.advance(to: try #require(run.nextWake))
+        #expect(run.sent.count == 2)
+        #expect(run.nextWake == nil)
+    }
+
     @Test func theSameSeedGivesTheSameSchedule() {
         func schedule() -> [Milliseconds] {
             var run = Run()
@@ -162,7 +193,7 @@ import Testing
             for _ in 0..<5 {
                 run.answer(.answered(status: 500))
                 times += run.coordinator.queue.deliveries.values.map(\.nextAttemptAt).sorted()
-                run.advance(to: run.coordinator.nextWake(after: run.now) ?? run.now)
+                run.advance(to: run.nextWake ?? run.now)
                 run.advance(to: times.max()!)
             }
             return times

@@ -143,11 +143,6 @@ public struct DeliveryCoordinator: Sendable {
         drain = .timedOut
     }
 
-    /// The earliest instant after `now` at which a retry falls due.
-    public func nextWake(after now: Milliseconds) -> Milliseconds? {
-        queue.nextAttempt(after: now)
-    }
-
     /// Forgets finished deliveries past `retention`, at most every ``pruneInterval``; returns the
     /// cutoff for the journal to prune by when it is time.
     public mutating func prune(now: Milliseconds, retention: Milliseconds) -> Milliseconds? {
@@ -168,7 +163,7 @@ public struct DeliveryCoordinator: Sendable {
 
     /// Gives up what passed the max age, then starts every delivery that may start now. What
     /// changed and what starts are written in one go, a delivery that does both once, in flight.
-    /// Returns the deliveries given up, for ``finished(_:into:)``.
+    /// Sets the next wake at the same instant. Returns the deliveries given up, for ``finished(_:into:)``.
     private mutating func startDue(
         now: Milliseconds, changed: [BeaconDelivery], into effects: inout DeliveryEffects
     ) -> [(delivery: BeaconDelivery, result: RequestResult)] {
@@ -188,6 +183,7 @@ public struct DeliveryCoordinator: Sendable {
             if delivery.attempts > 1 { effects.counters.retried += 1 }
             if delivery.resend { effects.counters.resent += 1 }
         }
+        effects.nextWake = queue.nextAttempt(after: now)
         return givenUp
     }
 

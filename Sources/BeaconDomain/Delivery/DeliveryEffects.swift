@@ -1,7 +1,6 @@
 /// What the delivery coordinator decided, for the runtime to carry out in this order: write
 /// `persist` in one transaction; once that write is acknowledged, request `start`; then log
-/// `ended`, report `finished` and add `counters`. When to look again is
-/// ``DeliveryCoordinator/nextWake(after:)``, asked when the timer sleeps.
+/// `ended`, report `finished` and add `counters`; then sleep until `nextWake`.
 public struct DeliveryEffects: Sendable, Equatable {
     /// Deliveries whose new state goes to the journal, the ones about to start already in flight.
     public var persist: [BeaconDelivery] = []
@@ -12,6 +11,10 @@ public struct DeliveryEffects: Sendable, Equatable {
     /// Firings whose every signaling URL finished: the tracking event's reporting state.
     public var finished: [FinishedFiring] = []
     public var counters = Counters()
+    /// When time alone lets a waiting delivery start: the earliest backoff end after the instant
+    /// these effects were decided at, reckoned at that same instant so a retry falling due in
+    /// between is never passed over. Nil when only a finishing request can start what waits.
+    public var nextWake: Milliseconds?
 
     public init() {}
 

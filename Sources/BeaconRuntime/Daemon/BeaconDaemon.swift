@@ -418,15 +418,14 @@ package actor BeaconDaemon: Service {
         DeliveryRunner.report(effects, quiet: configuration.quiet, logger: logs.beacon, notify: notify)
     }
 
-    /// When the next retry or journal reopen is due, for the delivery timer.
-    func nextWake() -> Milliseconds? {
-        [deliveries.nextWake(after: now()), journal.status.nextOpenTime].compactMap { $0 }.min()
-    }
-
-    /// The delivery timer woke: reopens the journal if due and starts what is due.
-    func timePassed() async {
+    /// The delivery timer woke (or starts): reopens the journal if due, starts what is due and
+    /// returns when the next retry or journal reopen is due. The wake comes with the decision, at
+    /// its instant: asked at a later one, a retry falling due in between would wait forever.
+    func timePassed() async -> Milliseconds? {
         await reopenJournalIfDue()
-        carryOut(deliveries.timePassed(now: now()))
+        let effects = deliveries.timePassed(now: now())
+        carryOut(effects)
+        return [effects.nextWake, journal.status.nextOpenTime].compactMap { $0 }.min()
     }
 
     /// Records what became of requests: one journal commit for the batch, with what starts next.

@@ -43,13 +43,12 @@ struct DeliveryRunner: Sendable {
         }
     }
 
-    /// Sleeps until the next retry or journal reopen is due, or until woken by new work, then starts what is due.
+    /// Starts what is due, then sleeps until the next retry or journal reopen is due, or until
+    /// woken by new work.
     private func keepTime(for daemon: BeaconDaemon) async {
         while !Task.isCancelled {
-            let next = await daemon.nextWake()
+            let next = await daemon.timePassed()
             await pump.timer.wait(until: next, on: time)
-            guard !Task.isCancelled else { return }
-            await daemon.timePassed()
         }
     }
 
