@@ -70,11 +70,8 @@ import Testing
         var opener: (@Sendable () throws(JournalError) -> any BeaconJournal)?
         if let journal { opener = { journal } }
         let daemon = BeaconDaemon(
-            // The system's generator, as these tests had before. The retried impression of
-            // everyRequestIsJournaledBeforeItLeavesAndTheResultBeforeStatusSaysSo once never finished
-            // while they drew from a fixed seed; the seed was suspected, not confirmed.
             configuration: configuration, client: client, metadataClient: metadataClient, journal: opener, time: time,
-            random: SystemRandomNumberGenerator(),
+            random: SeededGenerator(seed: 1),
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
             notifications: notifications ?? DaemonNotificationHub([observed]))
         try await withThrowingTaskGroup(of: Void.self) { group in
