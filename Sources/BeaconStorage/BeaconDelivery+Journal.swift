@@ -10,7 +10,7 @@ extension BeaconDelivery {
 
     /// Binds every field as parameters 1 to 20, in the order of `journalColumns`, its times as read on `clock`.
     func bind(to statement: SQLiteStatement, clock: JournalClock) throws(SQLiteError) {
-        try statement.bind(key.sessionID, at: 1)
+        try statement.bind(key.sessionKey, at: 1)
         try statement.bind(key.adBreakID, at: 2)
         try statement.bind(key.adID, at: 3)
         try statement.bind(key.event.rawValue, at: 4)
@@ -47,7 +47,7 @@ extension BeaconDelivery {
     /// journal moves the rows of another boot to this one's clock when it opens).
     init(journalRow row: SQLiteStatement) throws(SQLiteError) {
         let key = Key(
-            sessionID: row.text(at: 0), adBreakID: row.text(at: 1), adID: row.text(at: 2),
+            sessionKey: row.text(at: 0), adBreakID: row.text(at: 1), adID: row.text(at: 2),
             event: TrackingEventType(rawValue: row.text(at: 3)), eventStart: row.int64(at: 4), url: row.text(at: 5),
             occurrence: row.int64(at: 6))
         self.init(

@@ -175,10 +175,10 @@ public final class SQLiteBeaconJournal: BeaconJournal {
         }
     }
 
-    public func deliveries(ofSession sessionID: String) throws(JournalError) -> [BeaconDelivery] {
-        try perform("reading the deliveries of session \(sessionID)") { () throws(SQLiteError) in
+    public func deliveries(ofSession sessionKey: String) throws(JournalError) -> [BeaconDelivery] {
+        try perform("reading the deliveries of session \(sessionKey)") { () throws(SQLiteError) in
             try database.withStatement(Self.selectOfSession) { statement throws(SQLiteError) in
-                try statement.bind(sessionID, at: 1)
+                try statement.bind(sessionKey, at: 1)
                 return try Self.deliveries(from: statement)
             }
         }

@@ -46,7 +46,7 @@ package final class InMemoryJournal: BeaconJournal, Sendable {
         try enter(.save)
         storage.withLock { storage in
             for delivery in deliveries { storage.deliveries[delivery.key] = delivery }
-            if let session { storage.sessions[session.endpoints.journalKey] = session }
+            if let session { storage.sessions[session.endpoints.sessionKey] = session }
         }
         for delivery in deliveries { log?.append("journal \(delivery.state.rawValue) \(delivery.key.url)") }
     }
@@ -60,7 +60,7 @@ package final class InMemoryJournal: BeaconJournal, Sendable {
 
     package func deliveries(ofSession sessionID: String) throws(JournalError) -> [BeaconDelivery] {
         try enter(.deliveries)
-        return storage.withLock { $0.deliveries.values.filter { $0.key.sessionID == sessionID } }
+        return storage.withLock { $0.deliveries.values.filter { $0.key.sessionKey == sessionID } }
     }
 
     package func session(sessionID: String?, mediaURL: String, savedSince: Milliseconds) throws(JournalError) -> SessionSnapshot? {
@@ -79,7 +79,7 @@ package final class InMemoryJournal: BeaconJournal, Sendable {
         try enter(.prune)
         storage.withLock { storage in
             storage.deliveries = storage.deliveries.filter { !$0.value.state.isFinished || $0.value.updatedAt >= cutoff }
-            let busy = Set(storage.deliveries.values.filter { !$0.state.isFinished }.map(\.key.sessionID))
+            let busy = Set(storage.deliveries.values.filter { !$0.state.isFinished }.map(\.key.sessionKey))
             storage.sessions = storage.sessions.filter { $0.value.savedAt >= cutoff || busy.contains($0.key) }
         }
     }

@@ -238,7 +238,7 @@ import Testing
         #expect(requests[1] < delivered)
         #expect(delivered < done, "\(entries)")
         #expect(journal.delivery(BeaconDelivery.Key(
-            sessionID: "s1", adBreakID: "p", adID: "a", event: .impression, eventStart: Self.t0, url: Self.beacon, occurrence: 0))?.attempts == 2)
+            sessionKey: "s1", adBreakID: "p", adID: "a", event: .impression, eventStart: Self.t0, url: Self.beacon, occurrence: 0))?.attempts == 2)
         #expect(journal.sessions.map(\.endpoints.sessionID) == ["s1"])
     }
 
@@ -265,7 +265,7 @@ import Testing
     @Test func unfinishedDeliveriesInTheJournalAreDeliveredOnceRunStarts() async throws {
         let now = BootClock.now()
         func restored(_ url: String, state: BeaconDelivery.State, attempts: Int) -> BeaconDelivery {
-            let key = BeaconDelivery.Key(sessionID: "old", adBreakID: "p0", adID: "a0", event: .start, eventStart: 5, url: url, occurrence: 0)
+            let key = BeaconDelivery.Key(sessionKey: "old", adBreakID: "p0", adID: "a0", event: .start, eventStart: 5, url: url, occurrence: 0)
             return BeaconDelivery(
                 key: key, reference: EventReference(adBreakID: "p0", adIndex: 0, eventIndex: 1), state: state, attempts: attempts,
                 lastError: attempts > 0 ? "timed out" : nil, dueAt: now - 1000)

@@ -10,7 +10,7 @@ import Testing
     func deliveries(_ states: [BeaconDelivery.State]) -> [BeaconDelivery] {
         states.enumerated().map { index, state in
             let key = BeaconDelivery.Key(
-                sessionID: "s", adBreakID: "p", adID: "a", event: .impression, eventStart: 0, url: "http://ads.example/\(index)", occurrence: 0)
+                sessionKey: "s", adBreakID: "p", adID: "a", event: .impression, eventStart: 0, url: "http://ads.example/\(index)", occurrence: 0)
             return BeaconDelivery(key: key, reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0), state: state, dueAt: 0)
         }
     }

@@ -33,7 +33,7 @@ import Testing
     }
 
     static let retrying = BeaconDelivery(
-        key: BeaconDelivery.Key(sessionID: "s", adBreakID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/b", occurrence: 0),
+        key: BeaconDelivery.Key(sessionKey: "s", adBreakID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/b", occurrence: 0),
         reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 0), attempts: 1, lastStatus: 503, dueAt: 0, nextAttemptAt: 700)
 
     static func outcome(_ outcome: RequestResult.Outcome) -> RequestResult {
@@ -133,7 +133,7 @@ import Testing
             StatusReport.Delivery(
                 BeaconDelivery(
                     key: BeaconDelivery.Key(
-                        sessionID: "s", adBreakID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/\(state)", occurrence: 0),
+                        sessionKey: "s", adBreakID: "p1", adID: "a1", event: .start, eventStart: 0, url: "http://127.0.0.1/\(state)", occurrence: 0),
                     reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 0), state: state, dueAt: 0), wallOffset: 0)
         }
         metrics.observe(report, now: now)

@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 @testable import BeaconDomain
 @testable import BeaconHTTP
@@ -33,6 +35,71 @@ import Testing
                 "a drainStarted(inFlight: 2)", "b drainStarted(inFlight: 2)",
                 "a finished", "b finished",
             ])
+    }
+
+    /// Keeps what it heard, and whether a call came while another was under way.
+    final class Overlapping: DaemonNotificationSubscriber {
+        let heard = Recorder<String>()
+        private let inside = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+
+        func receive(_ notification: DaemonNotification) {
+            if inside.add(1, ordering: .sequentiallyConsistent).newValue > 1 { overlaps.add(1, ordering: .relaxed) }
+            heard.append("\(notification)")
+            inside.subtract(1, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// The daemon and the reporters publish from tasks of their own: whoever publishes, each
+    /// subscriber hears every notification once, one call at a time, in the same order as the others.
+    @Test func publishersOnManyThreadsGiveEverySubscriberOneOrder() async {
+        let first = Overlapping()
+        let second = Overlapping()
+        let hub = DaemonNotificationHub([first, second])
+        await withTaskGroup(of: Void.self) { group in
+            for publisher in 0..<4 {
+                group.addTask {
+                    await onThreadOfItsOwn {
+                        for number in 0..<500 { hub.publish(.lineRejected(reason: "\(publisher)-\(number)")) }
+                    }
+                }
+            }
+        }
+        #expect(first.heard.count == 2000)
+        #expect(Set(first.heard.all).count == 2000)
+        let divergence = zip(first.heard.all, second.heard.all).enumerated().first { $0.element.0 != $0.element.1 }
+        #expect(divergence == nil, "the subscribers heard different orders from notification \(divergence?.offset ?? 0) on")
+        #expect(first.overlaps.load(ordering: .relaxed) == 0 && second.overlaps.load(ordering: .relaxed) == 0)
+    }
+
+    /// A reporter that publishes while the daemon's notification is still going round waits for
+    /// it to have reached every subscriber.
+    @Test func aSecondPublisherWaitsForTheFanOutUnderWay() async {
+        final class Publishing: DaemonNotificationSubscriber {
+            let heard = Recorder<String>()
+            let hub = Mutex<DaemonNotificationHub?>(nil)
+            let secondStarted = Atomic<Bool>(false)
+
+            func receive(_ notification: DaemonNotification) {
+                heard.append("\(notification)")
+                guard case .metadataFailed = notification, let hub = hub.withLock({ $0 }) else { return }
+                Thread {
+                    self.secondStarted.store(true, ordering: .sequentiallyConsistent)
+                    hub.publish(.metadataUnchanged(bytes: 2))
+                }.start()
+                // Had the hub let the second publisher in, it would be heard now, inside this call.
+                while !secondStarted.load(ordering: .sequentiallyConsistent) { usleep(1000) }
+                for _ in 0..<200 where heard.count == 1 { usleep(1000) }
+                heard.append("first call ends")
+            }
+        }
+        let subscriber = Publishing()
+        let hub = DaemonNotificationHub([subscriber])
+        subscriber.hub.withLock { $0 = hub }
+        await onThreadOfItsOwn { hub.publish(.metadataFailed(reason: "first")) }
+        // The hub lets the second publisher in once the first call ended.
+        await onThreadOfItsOwn { for _ in 0..<10_000 where subscriber.heard.count < 3 { usleep(1000) } }
+        #expect(subscriber.heard.all == ["metadataFailed(reason: \"first\")", "first call ends", "metadataUnchanged(bytes: 2)"])
     }
 
     @Test func aHubWithoutSubscribersTakesEveryNotification() {

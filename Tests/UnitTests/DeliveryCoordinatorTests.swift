@@ -393,7 +393,7 @@ import Testing
 
     @Test func restoredDeliveriesInFlightAreDueAgainAsResends() {
         var run = Run()
-        let key = Key(sessionID: "old", adBreakID: "p", adID: "a", event: .start, eventStart: 0, url: "http://ads.example/r", occurrence: 0)
+        let key = Key(sessionKey: "old", adBreakID: "p", adID: "a", event: .start, eventStart: 0, url: "http://ads.example/r", occurrence: 0)
         let inFlight = BeaconDelivery(key: key, reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0), state: .inFlight, attempts: 1, dueAt: Self.start - 5000)
         run.apply(run.coordinator.restore([inFlight], now: Self.start))
         #expect(run.sent.map(\.attempts) == [2])
@@ -406,7 +406,7 @@ import Testing
         let reference = EventReference(adBreakID: "p", adIndex: 0, eventIndex: 2)
         func delivery(_ url: String, occurrence: Milliseconds, _ state: BeaconDelivery.State) -> BeaconDelivery {
             BeaconDelivery(
-                key: Key(sessionID: "s", adBreakID: "p", adID: "a", event: .pause, eventStart: 0, url: url, occurrence: occurrence),
+                key: Key(sessionKey: "s", adBreakID: "p", adID: "a", event: .pause, eventStart: 0, url: url, occurrence: occurrence),
                 reference: reference, state: state, dueAt: Self.start)
         }
         let states = ReportingState.ofLatestFirings([

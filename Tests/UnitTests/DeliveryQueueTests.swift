@@ -13,7 +13,7 @@ import Testing
         _ url: String, session: String = "s", adBreak: String = "p", ad: String = "a", event: TrackingEventType = .impression,
         eventStart: Milliseconds = 0, occurrence: Milliseconds = 0
     ) -> BeaconDelivery.Key {
-        BeaconDelivery.Key(sessionID: session, adBreakID: adBreak, adID: ad, event: event, eventStart: eventStart, url: url, occurrence: occurrence)
+        BeaconDelivery.Key(sessionKey: session, adBreakID: adBreak, adID: ad, event: event, eventStart: eventStart, url: url, occurrence: occurrence)
     }
 
     static func delivery(

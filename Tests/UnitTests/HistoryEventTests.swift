@@ -17,7 +17,7 @@ import Testing
 
     static let retrying = BeaconDelivery(
         key: BeaconDelivery.Key(
-            sessionID: "s1", adBreakID: "p1", adID: "p1-a1", event: .start, eventStart: 0, url: "http://127.0.0.1:1/b?1", occurrence: 0),
+            sessionKey: "s1", adBreakID: "p1", adID: "p1-a1", event: .start, eventStart: 0, url: "http://127.0.0.1:1/b?1", occurrence: 0),
         reference: firing.reference, attempts: 1, lastStatus: 503, dueAt: 0, nextAttemptAt: 800)
 
     static func result(_ url: String, _ outcome: RequestResult.Outcome) -> RequestResult {

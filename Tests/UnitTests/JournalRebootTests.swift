@@ -26,7 +26,7 @@ import Testing
 
     /// A delivery that fell due at instant 90 000, tried once, next attempt at 160 000.
     static let waiting = BeaconDelivery(
-        key: .init(sessionID: "s1", adBreakID: "p", adID: "a", event: .start, eventStart: 5, url: "http://127.0.0.1:4647/b", occurrence: 0),
+        key: .init(sessionKey: "s1", adBreakID: "p", adID: "a", event: .start, eventStart: 5, url: "http://127.0.0.1:4647/b", occurrence: 0),
         reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 1), state: .due, attempts: 1, lastError: "HTTP 503",
         dueAt: 90_000, nextAttemptAt: 160_000, updatedAt: 100_000)
 

@@ -15,7 +15,7 @@ import Testing
 
     static func delivery(url: String, sentURL: String? = nil, state: BeaconDelivery.State = .inFlight) -> BeaconDelivery {
         BeaconDelivery(
-            key: .init(sessionID: "s1", adBreakID: "p", adID: "a", event: .start, eventStart: 5, url: url, occurrence: 0), sentURL: sentURL,
+            key: .init(sessionKey: "s1", adBreakID: "p", adID: "a", event: .start, eventStart: 5, url: url, occurrence: 0), sentURL: sentURL,
             reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 1), state: state, attempts: 1, dueAt: 90_000)
     }
 

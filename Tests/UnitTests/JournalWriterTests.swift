@@ -57,7 +57,7 @@ import Testing
 
     static func delivery(_ number: Int, state: BeaconDelivery.State = .due) -> BeaconDelivery {
         let key = BeaconDelivery.Key(
-            sessionID: "s1", adBreakID: "p", adID: "a\(number)", event: .impression, eventStart: 0, url: "http://127.0.0.1:9/b?n=\(number)",
+            sessionKey: "s1", adBreakID: "p", adID: "a\(number)", event: .impression, eventStart: 0, url: "http://127.0.0.1:9/b?n=\(number)",
             occurrence: 0)
         return BeaconDelivery(key: key, reference: EventReference(adBreakID: "p", adIndex: number, eventIndex: 0), state: state, dueAt: 0)
     }

@@ -136,6 +136,23 @@ import Testing
         #expect(harness.sentTypes == ["sessionStart", "play", "sessionEnd", "sessionStart", "play", "sessionEnd"])
     }
 
+    /// The hub never waits for the reporter: what finds the queue full is dropped and counted,
+    /// and every notification is either taken or counted.
+    @Test func aFloodIsBoundedAndWhatIsDroppedCounted() async throws {
+        let harness = Harness()
+        let flood = 2 * MediaAnalyticsReporter.maxWaiting
+        try await harness.running {
+            harness.reporter.receive(MediaFixture.load())
+            // In the error state every player event is taken and refused, one count each.
+            harness.reporter.receive(.playerInformed(.error(PlaybackError(source: .player, id: "E1", message: "failed"))))
+            for _ in 0..<flood { harness.reporter.receive(.playerEventObserved(.play)) }
+        }
+        // The reporter ended once it took everything that waited.
+        let counters = await harness.reporter.status().counters
+        #expect(counters["refused", default: 0] + counters["dropped", default: 0] == flood, "\(counters)")
+        #expect(counters["refused", default: 0] >= MediaAnalyticsReporter.maxWaiting - 2, "what fitted was taken: \(counters)")
+    }
+
     @Test func theDrainGivesUpAfterItsTimeout() async throws {
         let harness = Harness([Self.sessions: [.error(.connectionFailed("refused"))]])
         try await harness.running {

@@ -14,7 +14,7 @@ import Testing
     /// A delivery whose request number `attempts` just ended.
     func delivery(attempts: Int = 1) -> BeaconDelivery {
         let key = BeaconDelivery.Key(
-            sessionID: "s", adBreakID: "p", adID: "a", event: .impression, eventStart: 0, url: url, occurrence: 0)
+            sessionKey: "s", adBreakID: "p", adID: "a", event: .impression, eventStart: 0, url: url, occurrence: 0)
         return BeaconDelivery(
             key: key, reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0), state: .inFlight, attempts: attempts, dueAt: dueAt)
     }

@@ -21,7 +21,7 @@ import Testing
         state: BeaconDelivery.State = .due, dueAt: Milliseconds = t0, updatedAt: Milliseconds? = nil
     ) -> BeaconDelivery {
         BeaconDelivery(
-            key: .init(sessionID: session, adBreakID: adBreak, adID: ad, event: event, eventStart: eventStart, url: url, occurrence: occurrence),
+            key: .init(sessionKey: session, adBreakID: adBreak, adID: ad, event: event, eventStart: eventStart, url: url, occurrence: occurrence),
             reference: EventReference(adBreakID: adBreak, adIndex: 0, eventIndex: 0), state: state, dueAt: dueAt, updatedAt: updatedAt)
     }
 
@@ -58,7 +58,7 @@ import Testing
         try await Self.withJournal { journal, _ in
             let full = BeaconDelivery(
                 key: .init(
-                    sessionID: "sess-ü", adBreakID: "pod \"7\"", adID: "ad-'3'", event: .firstQuartile, eventStart: Self.t0 + 7_500,
+                    sessionKey: "sess-ü", adBreakID: "pod \"7\"", adID: "ad-'3'", event: .firstQuartile, eventStart: Self.t0 + 7_500,
                     url: "https://t.example/q?x=1&y=%20é", occurrence: Self.t0 + 9_123),
                 reference: EventReference(adBreakID: "pod \"7\"", adIndex: 3, eventIndex: 11), state: .inFlight, attempts: 4,
                 lastStatus: 503, lastError: "HTTP 503: service unavailable\nretrying", dueAt: Self.t0 + 8_000,
@@ -66,7 +66,7 @@ import Testing
             // The smallest: no session id (empty), no status, no error, an unknown event type.
             let bare = BeaconDelivery(
                 key: .init(
-                    sessionID: "", adBreakID: "", adID: "", event: TrackingEventType(rawValue: "vendorThing"), eventStart: -1, url: "",
+                    sessionKey: "", adBreakID: "", adID: "", event: TrackingEventType(rawValue: "vendorThing"), eventStart: -1, url: "",
                     occurrence: 0),
                 reference: EventReference(adBreakID: "", adIndex: 0, eventIndex: 0), state: .failed, attempts: 0, dueAt: .min,
                 nextAttemptAt: .max, updatedAt: 0)

@@ -37,7 +37,7 @@ import Testing
             StatusReport.Delivery(
                 BeaconDelivery(
                     key: BeaconDelivery.Key(
-                        sessionID: "s", adBreakID: "p", adID: "a1", event: .start, eventStart: Fixture.t0, url: url, occurrence: 0),
+                        sessionKey: "s", adBreakID: "p", adID: "a1", event: .start, eventStart: Fixture.t0, url: url, occurrence: 0),
                     reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0), state: state, attempts: attempts, dueAt: Fixture.t0), wallOffset: 0)
         }
         var playing = report("playing", playhead: Fixture.t0)

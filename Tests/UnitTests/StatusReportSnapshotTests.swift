@@ -11,7 +11,7 @@ import Testing
     static let session = SessionEndpoints(mediaURL: "http://m", manifestURL: "http://m", trackingURL: "http://t", sessionID: "s1")
 
     static func delivery(session: String, adBreak: String, url: String, state: BeaconDelivery.State, dueAt: Milliseconds) -> BeaconDelivery {
-        let key = BeaconDelivery.Key(sessionID: session, adBreakID: adBreak, adID: "a", event: .impression, eventStart: 0, url: url, occurrence: 0)
+        let key = BeaconDelivery.Key(sessionKey: session, adBreakID: adBreak, adID: "a", event: .impression, eventStart: 0, url: url, occurrence: 0)
         return BeaconDelivery(key: key, reference: EventReference(adBreakID: adBreak, adIndex: 0, eventIndex: 0), state: state, dueAt: dueAt)
     }
 

@@ -93,7 +93,7 @@ import Testing
     /// A delivery waiting for its third attempt after two 503s.
     static let retrying = BeaconDelivery(
         key: BeaconDelivery.Key(
-            sessionID: "abc", adBreakID: "p1", adID: "p1-a1", event: .impression, eventStart: Fixture.t0, url: "http://127.0.0.1:9/i",
+            sessionKey: "abc", adBreakID: "p1", adID: "p1-a1", event: .impression, eventStart: Fixture.t0, url: "http://127.0.0.1:9/i",
             occurrence: 0),
         reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 0), attempts: 2, lastStatus: 503, lastError: "HTTP 503",
         dueAt: Fixture.t0, nextAttemptAt: Fixture.t0 + 4000)
@@ -160,7 +160,7 @@ import Testing
     /// Each delivery shows its signaling URL as in the metadata and the URL its requests go to.
     @Test func aDeliveryShowsTheURLAsInTheMetadataAndAsSent() throws {
         let delivery = BeaconDelivery(
-            key: .init(sessionID: "abc", adBreakID: "p", adID: "a", event: .start, eventStart: 5, url: "http://127.0.0.1:4647/b?cb=[CACHEBUSTING]", occurrence: 0),
+            key: .init(sessionKey: "abc", adBreakID: "p", adID: "a", event: .start, eventStart: 5, url: "http://127.0.0.1:4647/b?cb=[CACHEBUSTING]", occurrence: 0),
             sentURL: "http://127.0.0.1:4647/b?cb=12345678", reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 1), state: .due,
             attempts: 1, lastStatus: 503, dueAt: 1000)
         let shown = StatusReport.Delivery(delivery, wallOffset: 0)

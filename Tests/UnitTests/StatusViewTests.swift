@@ -75,7 +75,7 @@ import Testing
         StatusReport.Delivery(
             BeaconDelivery(
                 key: BeaconDelivery.Key(
-                    sessionID: "s", adBreakID: "p1", adID: "p1", event: type, eventStart: Fixture.t0, url: Fixture.url(ad: "p1", type), occurrence: 0),
+                    sessionKey: "s", adBreakID: "p1", adID: "p1", event: type, eventStart: Fixture.t0, url: Fixture.url(ad: "p1", type), occurrence: 0),
                 reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 0), state: state, attempts: attempts, lastStatus: status,
                 lastError: error, dueAt: Fixture.t0, nextAttemptAt: Fixture.t0 + 2_000), wallOffset: 0)
     }

@@ -45,7 +45,7 @@ final class JournalSaver {
         let deliveries = (0..<batch).map { _ in
             saved += 1
             let key = BeaconDelivery.Key(
-                sessionID: "benchmark-session", adBreakID: "pod-\(saved / 40)", adID: "ad-\(saved / 10)", event: .impression,
+                sessionKey: "benchmark-session", adBreakID: "pod-\(saved / 40)", adID: "ad-\(saved / 10)", event: .impression,
                 eventStart: SyntheticSchedule.start + Milliseconds(saved), url: "https://beacons.example/track?n=\(saved)", occurrence: 0)
             return BeaconDelivery(
                 key: key, reference: EventReference(adBreakID: key.adBreakID, adIndex: 0, eventIndex: saved % 10),

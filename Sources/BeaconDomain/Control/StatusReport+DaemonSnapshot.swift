@@ -23,7 +23,7 @@ extension StatusReport {
             adBreaks: tracking?.schedule.adBreaks ?? [], counters: snapshot.counters, lastError: lastError,
             metadataFailures: session?.metadataFailures ?? 0, nextMetadataAt: session?.nextMetadataAt.map { $0 + wallOffset },
             initFailures: snapshot.initFailures, nextInitAt: snapshot.nextInitAt.map { $0 + wallOffset },
-            deliveries: Self.deliveries(snapshot.deliveries, ofSession: session?.endpoints.journalKey, wallOffset: wallOffset),
+            deliveries: Self.deliveries(snapshot.deliveries, ofSession: session?.endpoints.sessionKey, wallOffset: wallOffset),
             journal: snapshot.journal, timeline: tracking?.timeline, contentPosition: tracking?.contentPosition,
             adPlacement: session?.adPlacement)
     }
@@ -33,7 +33,7 @@ extension StatusReport {
         _ deliveries: [BeaconDelivery.Key: BeaconDelivery], ofSession sessionKey: String?, wallOffset: Milliseconds
     ) -> [Delivery] {
         deliveries.values
-            .filter { !$0.state.isFinished || $0.key.sessionID == sessionKey }
+            .filter { !$0.state.isFinished || $0.key.sessionKey == sessionKey }
             .sorted { ($0.dueAt, $0.key.adBreakID, $0.key.url) < ($1.dueAt, $1.key.adBreakID, $1.key.url) }
             .map { Delivery($0, wallOffset: wallOffset) }
     }

@@ -1,8 +1,9 @@
-/// An output of what the daemon did (the event history, metrics, systemd, the demo's screen,
-/// the session heartbeat): it hears every ``DaemonNotification`` in the order they happened.
+/// An output of what the daemon did (the event history, metrics, systemd, the demo's screen, a
+/// reporter): it hears every ``DaemonNotification`` once, one at a time, in the order the hub
+/// gives every subscriber.
 ///
-/// It hears them on the daemon's own path, one at a time: it must not wait (count, append,
-/// hand over to a task of its own).
+/// It hears them on the publisher's path: it must not wait (count, append, hand over to a bounded
+/// queue of its own, counting what it drops), and must not publish from `receive`.
 package protocol DaemonNotificationSubscriber: Sendable {
     func receive(_ notification: DaemonNotification)
     /// The daemon stopped: no notification follows.

@@ -2,8 +2,8 @@
 public struct BeaconDelivery: Sendable, Equatable, Codable {
     /// What identifies a delivery across restarts.
     public struct Key: Hashable, Sendable, Codable {
-        /// The session's `sessid`, or its media URL when the stream carries none.
-        public var sessionID: String
+        /// The session key: the session's `sessid`, or its media URL when the stream carries none.
+        public var sessionKey: String
         public var adBreakID: String
         public var adID: String
         public var event: TrackingEventType
@@ -16,13 +16,13 @@ public struct BeaconDelivery: Sendable, Equatable, Codable {
         public var occurrence: Milliseconds
 
         // The wire names, as documents and earlier releases spell them.
-        enum CodingKeys: String, CodingKey { case sessionID, adBreakID = "podID", adID, event, eventStart, url, occurrence }
+        enum CodingKeys: String, CodingKey { case sessionKey = "sessionID", adBreakID = "podID", adID, event, eventStart, url, occurrence }
 
         public init(
-            sessionID: String, adBreakID: String, adID: String, event: TrackingEventType, eventStart: Milliseconds, url: String,
+            sessionKey: String, adBreakID: String, adID: String, event: TrackingEventType, eventStart: Milliseconds, url: String,
             occurrence: Milliseconds
         ) {
-            self.sessionID = sessionID
+            self.sessionKey = sessionKey
             self.adBreakID = adBreakID
             self.adID = adID
             self.event = event

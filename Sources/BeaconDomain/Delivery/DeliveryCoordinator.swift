@@ -75,7 +75,7 @@ public struct DeliveryCoordinator: Sendable {
             let macroContext = context(firing)
             for url in firing.signalingURLs {
                 let key = Key(
-                    sessionID: sessionKey, adBreakID: firing.adBreakID, adID: firing.adID, event: firing.event, eventStart: firing.eventStart,
+                    sessionKey: sessionKey, adBreakID: firing.adBreakID, adID: firing.adID, event: firing.event, eventStart: firing.eventStart,
                     url: url, occurrence: occurrence)
                 guard queue.deliveries[key] == nil else { continue }
                 let sentURL = MacroExpansion.expand(url, context: macroContext, settings: macros, using: &random)
@@ -157,7 +157,7 @@ public struct DeliveryCoordinator: Sendable {
     /// overridden by those in memory, the latest firing of each event deciding.
     public func reportingStates(ofSession sessionKey: String, stored: [BeaconDelivery]) -> [EventReference: ReportingState] {
         var deliveries = Dictionary(stored.map { ($0.key, $0) }) { _, later in later }
-        for (key, delivery) in queue.deliveries where key.sessionID == sessionKey { deliveries[key] = delivery }
+        for (key, delivery) in queue.deliveries where key.sessionKey == sessionKey { deliveries[key] = delivery }
         return ReportingState.ofLatestFirings(deliveries.values)
     }
 
@@ -211,7 +211,7 @@ public struct DeliveryCoordinator: Sendable {
                 reference: delivery.reference, adBreakID: delivery.key.adBreakID, adID: delivery.key.adID, event: delivery.key.event,
                 eventStart: delivery.key.eventStart, signalingURLs: ordered.map(\.key.url))
             effects.finished.append(
-                .init(sessionKey: delivery.key.sessionID, firing: firing, results: results, state: ReportingState(deliveries: siblings)))
+                .init(sessionKey: delivery.key.sessionKey, firing: firing, results: results, state: ReportingState(deliveries: siblings)))
         }
     }
 }

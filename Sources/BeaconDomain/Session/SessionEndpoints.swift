@@ -26,8 +26,9 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
         self.dialect = dialect
     }
 
-    /// What the journal files this session's deliveries under: its `sessid`, or else its media URL.
-    public var journalKey: String { sessionID ?? mediaURL }
+    /// The session key: what the beacon journal files this session's deliveries and snapshot under,
+    /// its `sessid`, or else its media URL.
+    public var sessionKey: String { sessionID ?? mediaURL }
 
     private enum CodingKeys: String, CodingKey { case mediaURL = "mediaUrl", manifestURL = "manifestUrl", trackingURL = "trackingUrl", sessionID = "sessionId", dialect }
 

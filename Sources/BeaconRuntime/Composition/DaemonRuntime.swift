@@ -81,8 +81,8 @@ package struct DaemonRuntime: Sendable {
         var reporterClients: [CurlHTTPClient] = []
         let player = PlayerChannel()
         let outputs: [(any DaemonNotificationSubscriber)?] = [events, notifier, metrics?.metrics, player]
-        // What a reporter decided (what the player was told) reaches the outputs, not the other reporters.
-        let reported = DaemonNotificationHub(outputs.compactMap { $0 } + options.subscribers)
+        // What the daemon did and what a reporter told the player go round one hub, in one order.
+        let hub = DaemonNotificationHub()
         let bookmarks: any BookmarkStore = options.stateDirectory.map { SQLiteBookmarkStore(directory: $0.directory) } ?? UnkeptBookmarks()
         let reporters = ReporterRegistry(
             [beacons]
@@ -93,11 +93,11 @@ package struct DaemonRuntime: Sendable {
                         ReporterContext(
                             client: reporterClient, time: time, random: random, state: reporterState, logger: Logger(label: "reporter"),
                             version: options.configuration.version, drainTimeout: options.configuration.drainTimeout,
-                            bookmarks: bookmarks, publish: reported.publish))
+                            bookmarks: bookmarks, publish: hub.publish))
                 })
         let privacy = PrivacyStatusKeeper(state: reporterState, logger: logger)
         privacy.restore(to: reporters.subscribers)
-        let hub = DaemonNotificationHub((outputs + [privacy]).compactMap { $0 } + reporters.subscribers + options.subscribers)
+        hub.subscribe((outputs + [privacy]).compactMap { $0 } + reporters.subscribers + options.subscribers)
         let maxAge = options.configuration.beaconMaxAge.milliseconds
         var journal: (@Sendable () throws(JournalError) -> any BeaconJournal)?
         if let lock = options.stateDirectory {

@@ -263,7 +263,7 @@ package actor BeaconDaemon: Service {
     /// A session saved in the journal resumes, with the reporting states its deliveries (`stored`
     /// and in memory) left its events in; false when it is no longer wanted.
     func sessionResumed(_ snapshot: SessionSnapshot, stored: [BeaconDelivery], generation: Int) -> Bool {
-        let states = deliveries.reportingStates(ofSession: snapshot.endpoints.journalKey, stored: stored)
+        let states = deliveries.reportingStates(ofSession: snapshot.endpoints.sessionKey, stored: stored)
         let resumed = TrackingSession.resuming(snapshot, states: states, retention: configuration.retention.milliseconds)
         guard sessionReady(snapshot.endpoints, tracking: resumed.session, generation: generation) else { return false }
         dispatch(resumed.due)
@@ -395,7 +395,7 @@ package actor BeaconDaemon: Service {
         let occurredAt = time.wallNow()
         DeliveryRunner.reportFired(firings, logger: logs.beacon, notify: notify)
         let effects = deliveries.fire(
-            firings, sessionKey: session.endpoints.journalKey, macros: configuration.macros,
+            firings, sessionKey: session.endpoints.sessionKey, macros: configuration.macros,
             context: { session.macroContext(of: $0, occurredAt: occurredAt) },
             now: now(), wallNow: occurredAt, using: &random)
         carryOut(effects)
@@ -412,7 +412,7 @@ package actor BeaconDaemon: Service {
     /// What the coordinator decided, once the journal wrote it: the reporting states of finished
     /// firings go to the session, then the log and the outputs hear of it.
     private func report(_ effects: DeliveryEffects) {
-        for finished in effects.finished where session?.endpoints.journalKey == finished.sessionKey {
+        for finished in effects.finished where session?.endpoints.sessionKey == finished.sessionKey {
             session?.tracking.record(finished.state, for: finished.firing.reference)
         }
         DeliveryRunner.report(effects, quiet: configuration.quiet, logger: logs.beacon, notify: notify)

@@ -159,7 +159,7 @@ final class JournalWriter: Sendable {
                     switch job {
                     case .save(let deliveries, let snapshot, let acknowledged):
                         // A snapshot of another session cannot share the transaction: one snapshot per save.
-                        if let snapshot, let held = commit.snapshot, held.endpoints.journalKey != snapshot.endpoints.journalKey {
+                        if let snapshot, let held = commit.snapshot, held.endpoints.sessionKey != snapshot.endpoints.sessionKey {
                             write(&commit, on: &access)
                         }
                         commit.deliveries.reserveCapacity(commit.deliveries.count + deliveries.count)

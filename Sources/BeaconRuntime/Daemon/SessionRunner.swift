@@ -38,7 +38,7 @@ struct SessionRunner: Sendable {
         let settings = await daemon.sessionStarting(mediaURL: wanted.mediaURL)
         let ready: Bool
         if let snapshot = await journal.savedSession(for: wanted.mediaURL, savedSince: time.now() - settings.retention) {
-            let stored = await journal.deliveries(ofSession: snapshot.endpoints.journalKey)
+            let stored = await journal.deliveries(ofSession: snapshot.endpoints.sessionKey)
             ready = await daemon.sessionResumed(snapshot, stored: stored, generation: generation)
         } else {
             guard let endpoints = await initialize(wanted, settings: settings) else { return }

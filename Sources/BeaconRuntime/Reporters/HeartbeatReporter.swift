@@ -17,10 +17,6 @@ package actor HeartbeatReporter: Reporter {
         case due
     }
 
-    /// The most notifications waiting for the reporter's task: it may be held by a request up to
-    /// the client's timeout while the player goes on. What comes on top is dropped and counted.
-    package static let maxWaiting = 4_096
-
     package nonisolated let name = ReporterName.heartbeat
     private nonisolated let dropped = Atomic<Int>(0)
     private nonisolated let time: TimeSource

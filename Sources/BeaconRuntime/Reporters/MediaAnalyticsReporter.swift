@@ -1,5 +1,6 @@
 import BeaconDomain
 import Logging
+import Synchronization
 
 /// The `media-analytics` reporter: Adobe's Media Collection API fed by the daemon's notifications.
 ///
@@ -25,6 +26,8 @@ package actor MediaAnalyticsReporter: Reporter {
     package nonisolated let name = ReporterName.mediaAnalytics
     private nonisolated let time: TimeSource
     private nonisolated let input: AsyncStream<Stamped>.Continuation
+    /// Notifications that found ``Reporter/maxWaiting`` already waiting.
+    private nonisolated let dropped = Atomic<Int>(0)
     private let stamped: AsyncStream<Stamped>
     /// Woken when a notification or a switch may have made something due sooner.
     private let wakeup = Wakeup()
@@ -61,11 +64,13 @@ package actor MediaAnalyticsReporter: Reporter {
         self.drainTimeout = drainTimeout.milliseconds
         self.quiet = quiet
         self.debugTracing = debugTracing
-        (stamped, input) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        (stamped, input) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(Self.maxWaiting))
     }
 
     package nonisolated func receive(_ notification: DaemonNotification) {
-        input.yield(Stamped(input: .notification(notification), now: time.now(), wallNow: time.wallNow()))
+        if case .dropped = input.yield(Stamped(input: .notification(notification), now: time.now(), wallNow: time.wallNow())) {
+            dropped.add(1, ordering: .relaxed)
+        }
     }
 
     package nonisolated func finish() {
@@ -85,7 +90,11 @@ package actor MediaAnalyticsReporter: Reporter {
     package func setEnabled(_ enabled: Bool) async {
         guard enabled != self.enabled else { return }
         self.enabled = enabled
-        input.yield(Stamped(input: .enabled(enabled), now: time.now(), wallNow: time.wallNow()))
+        if case .dropped = input.yield(Stamped(input: .enabled(enabled), now: time.now(), wallNow: time.wallNow())) {
+            // A full queue never loses a switch: it takes effect now, ahead of what waits.
+            core.setEnabled(enabled, now: time.now(), wallNow: time.wallNow())
+            wakeup.signal()
+        }
         logger.info("media-analytics \(enabled ? "enabled" : "disabled")")
     }
 
@@ -104,7 +113,7 @@ package actor MediaAnalyticsReporter: Reporter {
             lastRequestAt: lastRequestAt, lastAnswer: lastAnswer, failuresInARow: outbox.failuresInARow,
             counters: [
                 "sent": outbox.sent, "failed": outbox.failed, "retried": outbox.retried,
-                "dropped": outbox.dropped + tracker.droppedWhileHeld, "queued": outbox.queue.count, "held": tracker.heldCount,
+                "dropped": outbox.dropped + tracker.droppedWhileHeld + dropped.load(ordering: .relaxed), "queued": outbox.queue.count, "held": tracker.heldCount,
                 "refused": refused,
             ],
             details: details)

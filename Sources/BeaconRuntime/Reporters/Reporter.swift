@@ -17,3 +17,10 @@ package protocol Reporter: DaemonNotificationSubscriber {
     func setQuiet(_ quiet: Bool) async
     func status() async -> ReporterStatus
 }
+
+extension Reporter {
+    /// The most notifications waiting for a reporter's task: it may be held by a request up to
+    /// its client's timeout while the player goes on. What comes on top is dropped and counted,
+    /// so a slow reporter never delays the hub.
+    package static var maxWaiting: Int { 4_096 }
+}

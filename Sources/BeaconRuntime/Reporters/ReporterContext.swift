@@ -16,8 +16,8 @@ package struct ReporterContext: Sendable {
     package var drainTimeout: Duration
     /// Where the heartbeat keeps each content's last bookmark (the journal's directory).
     package var bookmarks: any BookmarkStore
-    /// Tells the daemon's outputs (the event history, metrics, the player's channel) what a
-    /// reporter decided: what the player was told.
+    /// Publishes on the daemon's hub what a reporter decided (what the player was told), for the
+    /// outputs (the event history, metrics, the player's channel); the reporters pass over it.
     package var publish: @Sendable (DaemonNotification) -> Void
 
     package init(
