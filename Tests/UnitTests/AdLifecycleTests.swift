@@ -306,7 +306,7 @@ struct LifecyclePlayer {
     mutating func tick(_ playhead: Milliseconds, after: Milliseconds = 250) -> [String] {
         clock += after
         self.playhead = playhead
-        let told = session.observe(PlayheadTick(playhead: playhead, timeline: timeline), arrivalTime: clock).adLifecycle
+        let told = (try? session.observe(PlayheadTick(playhead: playhead, timeline: timeline), arrivalTime: clock).get())?.adLifecycle ?? []
         events += told
         return told.map(\.told)
     }

@@ -6,8 +6,8 @@
 /// match nothing, silently. Before the first document, every tick is taken as it is: the two
 /// timelines' valid times do not overlap, so a stretch played on one never covers an event of the other.
 public enum TickPlacement {
-    public static func place(_ tick: PlayheadTick, on timeline: Timeline?, offset: Milliseconds?) -> Result<PlayheadTick, TickRefusal> {
-        guard let timeline, tick.timeline != timeline else { return .success(tick) }
+    public static func place(_ tick: PlayheadTick, on timeline: Timeline?, offset: Milliseconds?) -> Result<PlacedTick, TickRefusal> {
+        guard let timeline, tick.timeline != timeline else { return .success(PlacedTick(tick)) }
         guard let offset else {
             switch timeline {
             case .mediaTime:
@@ -21,6 +21,6 @@ public enum TickPlacement {
         placed.timeline = timeline
         placed.playhead = timeline == .mediaTime ? tick.playhead - offset : tick.playhead + offset
         guard placed.playhead >= 0 else { return .failure(TickRefusal("the tick maps before the start of the stream")) }
-        return .success(placed)
+        return .success(PlacedTick(placed))
     }
 }

@@ -54,7 +54,7 @@ public struct TrackingSession: Sendable {
     }
 
     /// Puts a tick on the session's timeline, or says why it cannot be (see ``TickPlacement``).
-    public func placed(_ tick: PlayheadTick) -> Result<PlayheadTick, TickRefusal> {
+    public func placed(_ tick: PlayheadTick) -> Result<PlacedTick, TickRefusal> {
         TickPlacement.place(tick, on: timeline, offset: programDateTimeOffset)
     }
 
@@ -103,8 +103,14 @@ public struct TrackingSession: Sendable {
     /// Takes a playhead tick; returns the events whose window the newly played stretch covers.
     /// A tick the session refuses (see ``placed(_:)``) changes nothing.
     public mutating func observe(_ tick: PlayheadTick, arrivalTime: Milliseconds) -> [Firing] {
-        guard case .success(let tick) = placed(tick) else { return [] }
-        lastPlayedStretch = judge.observe(tick, arrivalTime: arrivalTime)
+        guard case .success(let placed) = placed(tick) else { return [] }
+        return observe(placed, arrivalTime: arrivalTime)
+    }
+
+    /// Takes a tick already on the session's timeline; returns the events whose window the newly
+    /// played stretch covers.
+    public mutating func observe(_ placed: PlacedTick, arrivalTime: Milliseconds) -> [Firing] {
+        lastPlayedStretch = judge.observe(placed.tick, arrivalTime: arrivalTime)
         guard let stretch = lastPlayedStretch else { return [] }
         played.insert(stretch)
         return fire(pending.takeDue(overlapping: stretch))

@@ -320,15 +320,22 @@ package actor BeaconDaemon: Service {
 
     // MARK: Input
 
-    /// Does what one parsed input line asks; returns the reply for its sender, if it asks for one.
-    /// `line` is the line as written, shown in the log if the daemon refuses it (a tick outside
-    /// the session's timeline). `status` and `events` are answered by ``ControlProtocol``.
-    package func perform(_ command: InputCommand, line: String, from client: InputClient) async -> String? {
-        if case .playhead(let tick) = command, let session, case .failure(let error) = session.tracking.placed(tick) {
-            lineRefused(error.reason, line: line, from: client)
-            return ControlReply.errorLine(error.reason)
+    /// A playhead tick: it fires the tracking events it played and moves the ad lifecycle; one the
+    /// session refuses (on the other timeline) is a refused line.
+    private func observe(_ tick: PlayheadTick, line: String, from client: InputClient) -> String? {
+        let observed = session?.observe(tick, arrivalTime: now())
+        if case .failure(let refusal)? = observed {
+            lineRefused(refusal.reason, line: line, from: client)
+            return ControlReply.errorLine(refusal.reason)
         }
-        return await execute(command)
+        counters.ticks += 1
+        lastTickAt = time.wallNow()
+        guard case .success(let observed)? = observed else { return nil }
+        session?.snapshotDirty = true
+        for event in observed.adLifecycle { notify(.adLifecycle(event)) }
+        notify(.playheadObserved(PlayheadObservation(tick: tick, contentPosition: session?.tracking.contentPosition, placement: session?.placement)))
+        dispatch(observed.firings)
+        return nil
     }
 
     /// Counts every refused line and tells the outputs; ``RefusedLineLog`` decides what is logged.
@@ -339,17 +346,13 @@ package actor BeaconDaemon: Service {
         notify(.lineRejected(reason: reason))
     }
 
-    private func execute(_ command: InputCommand) async -> String? {
+    /// Does what one parsed input line asks; returns the reply for its sender, if it asks for one.
+    /// `line` is the line as written, shown in the log if the daemon refuses it (a tick outside
+    /// the session's timeline). `status` and `events` are answered by ``ControlProtocol``.
+    package func perform(_ command: InputCommand, line: String, from client: InputClient) async -> String? {
         switch command {
         case .playhead(let tick):
-            counters.ticks += 1
-            let arrivalTime = now()
-            lastTickAt = time.wallNow()
-            guard let observed = session?.observe(tick, arrivalTime: arrivalTime) else { return nil }
-            session?.snapshotDirty = true
-            for event in observed.adLifecycle { notify(.adLifecycle(event)) }
-            notify(.playheadObserved(PlayheadObservation(tick: tick, contentPosition: session?.tracking.contentPosition, placement: session?.placement)))
-            dispatch(observed.firings)
+            return observe(tick, line: line, from: client)
         case .player(let event):
             notify(.playerEventObserved(event))
             guard let firings = session?.tracking.observe(event, arrivalTime: now()) else { return nil }
