@@ -51,6 +51,7 @@ test: system-packages
 	python3 -m unittest discover -s scripts/tests
 	python3 scripts/check-test-suites.py
 	python3 scripts/check-domain.py
+	python3 scripts/check-architecture.py
 	python3 scripts/check-imports.py
 	python3 scripts/folder-graph.py
 

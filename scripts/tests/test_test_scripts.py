@@ -147,3 +147,45 @@ class TestImportCheck(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestArchitectureCheck(unittest.TestCase):
+    """ARCHITECTURE.md's references to the code, on a file of its own."""
+
+    def setUp(self):
+        self.check = load("check-architecture")
+        self.directory = tempfile.TemporaryDirectory()
+        self.addCleanup(self.directory.cleanup)
+        self.check.sources = pathlib.Path(self.directory.name)
+        (self.check.sources / "Daemon").mkdir()
+        (self.check.sources / "Daemon" / "Journal.swift").write_text(
+            "struct Journal {\n"
+            "    func submit(_ deliveries: [Int],\n"
+            "                session: Int?) {}\n"
+            "}\n"
+        )
+
+    def test_a_reference_to_its_declaration_holds(self):
+        _, problems, count = self.check.check_references("`Daemon/Journal.swift:2` `submit(_:session:)`", fix=False)
+        self.assertEqual((problems, count), ([], 1))
+
+    def test_a_moved_declaration_is_named_with_its_line_and_fixed(self):
+        stale = "see `Daemon/Journal.swift:1` `submit(_:session:)` here"
+        _, problems, _ = self.check.check_references(stale, fix=False)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("it is at line 2", problems[0])
+        fixed, problems, _ = self.check.check_references(stale, fix=True)
+        self.assertEqual((fixed, problems), ("see `Daemon/Journal.swift:2` `submit(_:session:)` here", []))
+
+    def test_a_label_the_declaration_lacks_fails(self):
+        _, problems, _ = self.check.check_references("`Daemon/Journal.swift:2` `submit(_:acknowledged:)`", fix=False)
+        self.assertIn("nowhere in the file", problems[0])
+
+    def test_a_missing_file_is_named(self):
+        _, problems, _ = self.check.check_references("`Daemon/Gone.swift:2` `submit(_:)`", fix=False)
+        self.assertIn("does not exist", problems[0])
+
+    def test_the_actor_is_counted_over_its_extensions(self):
+        (self.check.sources / "Daemon" / "BeaconDaemon.swift").write_text("package actor BeaconDaemon {\n}\n")
+        (self.check.sources / "Daemon" / "BeaconDaemon+Status.swift").write_text("extension BeaconDaemon {\n\n}\n")
+        self.assertEqual(self.check.actor_lines(), (5, 2))
