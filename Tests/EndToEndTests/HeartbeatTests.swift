@@ -300,6 +300,8 @@ import Testing
                 MetadataDocument(
                     dataRange: DataRange(start: 0, end: 120_000), adBreaks: [Ads.adBreak(id: "pre", start: 0, on: rig.ads)], timeline: .mediaTime))
             try await rig.load()
+            // Positions count as content only once the metadata put the session on media time.
+            try await rig.daemon.waitForStatus("the pre-roll known") { $0.adBreaks.count == 1 }
             var feed = TickFeed(from: 0, positions: true)
             feed.play(to: 20_000)
             try await rig.send(feed.lines)

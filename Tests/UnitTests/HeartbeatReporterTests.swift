@@ -66,7 +66,7 @@ import Testing
         let bookmarks = InMemoryBookmarkStore()
         let published = Recorder<DaemonNotification>()
         let reporter = HeartbeatReporter(
-            settings: settings, deviceID: "box-1", client: client, time: time.source, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+            settings: settings, deviceID: "box-1", client: client, time: time.source, random: SeededGenerator(seed: 1), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
             drainTimeout: .seconds(5), bookmarks: bookmarks, quiet: quiet, publish: { published.append($0) })
         let running = Running(reporter: reporter, client: client, time: time, bookmarks: bookmarks, published: published)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -23,7 +23,8 @@ extension DaemonRuntime {
             factories.append { context in
                 HeartbeatReporter(
                     settings: heartbeat, deviceID: heartbeat.effectiveDeviceID(machineID: machineID) ?? context.state.installationID(),
-                    client: context.client, time: context.time, logger: context.logger, drainTimeout: context.drainTimeout,
+                    client: context.client, time: context.time, random: context.random, logger: context.logger,
+                    drainTimeout: context.drainTimeout,
                     bookmarks: context.bookmarks, quiet: quiet, publish: context.publish)
             }
         }

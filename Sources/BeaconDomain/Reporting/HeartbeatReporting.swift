@@ -1,0 +1,88 @@
+/// The session heartbeat as a reporter's core: ``HeartbeatTracker``'s rules, and the switch.
+///
+/// Disabled, it goes on deciding and carries out nothing: a request is answered `notSent` at
+/// once, the player is told nothing and no bookmark is kept.
+public struct HeartbeatReporting: ReporterCore {
+    /// What the heartbeat asks its edge for.
+    public enum Effect: Sendable, Equatable {
+        case send(HeartbeatRequest)
+        case saveBookmark(contentID: String, position: Milliseconds)
+    }
+
+    public private(set) var tracker: HeartbeatTracker
+    public private(set) var enabled = true
+    /// Requests answered `notSent` while disabled.
+    public private(set) var notSentWhileDisabled = 0
+    /// The last line the player was told.
+    public private(set) var lastNotification: String?
+
+    public init(tracker: HeartbeatTracker) {
+        self.tracker = tracker
+    }
+
+    public static func input(from notification: DaemonNotification) -> HeartbeatInput? {
+        notification.heartbeatInput
+    }
+
+    public mutating func take(_ input: HeartbeatInput, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
+        actions(tracker.handle(input, now: now, wallNow: wallNow), now: now, wallNow: wallNow)
+    }
+
+    public mutating func wake(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
+        actions(tracker.due(now: now, wallNow: wallNow), now: now, wallNow: wallNow)
+    }
+
+    public mutating func record(
+        _ answer: HeartbeatOutcome, of effect: Effect, now: Milliseconds, wallNow: Milliseconds, using random: inout some RandomNumberGenerator
+    ) -> [ReporterAction<Effect>] {
+        guard case .send(let request) = effect else { return [] }
+        return actions(tracker.record(answer, of: request, now: now, wallNow: wallNow), now: now, wallNow: wallNow)
+    }
+
+    public mutating func setEnabled(_ enabled: Bool, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
+        self.enabled = enabled
+        return [.log(ReporterLogLine(.info, "heartbeat reporter \(enabled ? "enabled" : "disabled")"))]
+    }
+
+    /// A playback still open ends now: its `stop`.
+    public mutating func end(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
+        actions(tracker.end(wallNow: wallNow), now: now, wallNow: wallNow)
+    }
+
+    public var nextWake: Milliseconds? { tracker.nextWake }
+
+    public var isSettled: Bool { tracker.playback == nil }
+
+    /// The status's state, in a few words.
+    public var state: String {
+        guard let playback = tracker.playback else { return "idle" }
+        if playback.heartbeatStopped { return "stopped" }
+        return playback.started ? "reporting" : "waiting for playback"
+    }
+
+    private mutating func actions(_ decided: [HeartbeatAction], now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
+        var actions: [ReporterAction<Effect>] = []
+        for action in decided {
+            switch action {
+            case .send(let request) where enabled:
+                actions.append(.perform(.send(request)))
+            case .send(let request):
+                notSentWhileDisabled += 1
+                actions += self.actions(tracker.record(.notSent, of: request, now: now, wallNow: wallNow), now: now, wallNow: wallNow)
+            case .notify(let notification) where enabled:
+                lastNotification = notification.line
+                actions.append(.log(ReporterLogLine(.notice, "heartbeat notifies the player \(notification.line)")))
+                actions.append(.publish(.playerNotified(notification)))
+            case .warn(let failures, let reason) where enabled:
+                actions.append(
+                    .log(ReporterLogLine(.warning, "heartbeat failing on a VOD playback, going on failures_in_a_row=\(failures) reason=\"\(reason)\"")))
+                actions.append(.publish(.heartbeatFailing(failuresInARow: failures, reason: reason)))
+            case .saveBookmark(let contentID, let position) where enabled:
+                actions.append(.perform(.saveBookmark(contentID: contentID, position: position)))
+            case .notify, .warn, .saveBookmark:
+                break
+            }
+        }
+        return actions
+    }
+}
