@@ -1,9 +1,11 @@
-/// The media-analytics reporter's decisions in one value: the tracker makes the events, the outbox
-/// sends them; an answer that says the session is gone makes the tracker resume it. The runtime
-/// feeds it notifications and answers, asks it what to send and when to wake, and does the I/O.
-public struct MediaAnalyticsReporting: Sendable {
+/// The media-analytics reporter's decisions in one value, as a reporter's core: the tracker makes
+/// the events, the outbox sends them one at a time; an answer that says the session is gone makes
+/// the tracker resume it. Every input ends by asking the outbox for its next request.
+public struct MediaAnalyticsReporting: ReporterCore {
     public private(set) var tracker: MediaAnalyticsTracker
     public private(set) var outbox: MediaCollectionOutbox
+    /// Notifications the tracker refused (in the error state), each logged as a warning.
+    public private(set) var refused = 0
 
     public init(reporting: MediaCollectionParameters.Reporting, outbox: MediaCollectionOutbox = MediaCollectionOutbox()) {
         tracker = MediaAnalyticsTracker(reporting: reporting)
@@ -12,39 +14,39 @@ public struct MediaAnalyticsReporting: Sendable {
 
     public var endpoint: String { tracker.reporting.settings.endpoint ?? "" }
 
-    /// Takes a notification; returns the refusals to log as warnings.
-    public mutating func receive(_ notification: DaemonNotification, now: Milliseconds, wallNow: Milliseconds) -> [String] {
-        take(tracker.receive(notification, now: now, wallNow: wallNow))
+    /// Every notification: the tracker passes over what it does not report.
+    public static func input(from notification: DaemonNotification) -> DaemonNotification? { notification }
+
+    public mutating func take(_ notification: DaemonNotification, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
+        take(tracker.receive(notification, now: now, wallNow: wallNow)) + sendNext(now: now)
     }
 
-    /// Makes the ping that is due by `now`, if any.
-    public mutating func wake(now: Milliseconds, wallNow: Milliseconds) {
-        _ = take(tracker.pingDue(now: now, wallNow: wallNow))
+    /// Makes the ping that is due by `now`, if any; a retry due by then goes out.
+    public mutating func wake(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
+        take(tracker.pingDue(now: now, wallNow: wallNow)) + sendNext(now: now)
     }
 
-    public mutating func setEnabled(_ enabled: Bool, now: Milliseconds, wallNow: Milliseconds) {
-        _ = take(tracker.setEnabled(enabled, now: now, wallNow: wallNow))
+    public mutating func setEnabled(_ enabled: Bool, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
+        [.log(ReporterLogLine(.info, "media-analytics \(enabled ? "enabled" : "disabled")"))]
+            + take(tracker.setEnabled(enabled, now: now, wallNow: wallNow)) + sendNext(now: now)
     }
 
-    public mutating func shutdown(now: Milliseconds, wallNow: Milliseconds) {
-        _ = take(tracker.shutdown(now: now, wallNow: wallNow))
-    }
-
-    /// The next request to send, a wait, or nothing.
-    public mutating func next(now: Milliseconds) -> MediaCollectionOutbox.Step {
-        outbox.next(now: now)
+    /// The daemon finished: the open session ends.
+    public mutating func end(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
+        take(tracker.shutdown(now: now, wallNow: wallNow)) + sendNext(now: now)
     }
 
     /// What became of the request in flight; a session gone is resumed at once.
     public mutating func record(
-        _ result: Result<HTTPClientResponse, HTTPClientError>, now: Milliseconds, wallNow: Milliseconds,
+        _ result: Result<HTTPClientResponse, HTTPClientError>, of request: MediaCollectionRequest, now: Milliseconds, wallNow: Milliseconds,
         using random: inout some RandomNumberGenerator
-    ) -> MediaCollectionOutbox.Outcome? {
-        let outcome = outbox.record(result, now: now, wallNow: wallNow, using: &random)
+    ) -> [ReporterAction<MediaCollectionRequest>] {
+        guard let outcome = outbox.record(result, now: now, wallNow: wallNow, using: &random) else { return sendNext(now: now) }
+        var actions = Self.log(outcome, now: now).map { [ReporterAction<MediaCollectionRequest>.log($0)] } ?? []
         if case .sessionGone(let session, _, _) = outcome {
-            _ = take(tracker.sessionGone(session, now: now, wallNow: wallNow))
+            actions += take(tracker.sessionGone(session, now: now, wallNow: wallNow))
         }
-        return outcome
+        return actions + sendNext(now: now)
     }
 
     /// The soonest instant something falls due: a ping or a retry.
@@ -55,8 +57,32 @@ public struct MediaAnalyticsReporting: Sendable {
     /// Nothing left to send.
     public var isSettled: Bool { outbox.isEmpty }
 
-    private mutating func take(_ output: MediaAnalyticsTracker.Output) -> [String] {
+    private mutating func take(_ output: MediaAnalyticsTracker.Output) -> [ReporterAction<MediaCollectionRequest>] {
         outbox.enqueue(output.emissions)
-        return output.warnings
+        refused += output.warnings.count
+        return output.warnings.map { .log(ReporterLogLine(.warning, $0)) }
+    }
+
+    /// The outbox's next request, unless one is in flight or the head waits for its retry.
+    private mutating func sendNext(now: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
+        guard case .send(let request) = outbox.next(now: now) else { return [] }
+        return [.perform(request)]
+    }
+
+    private static func log(_ outcome: MediaCollectionOutbox.Outcome, now: Milliseconds) -> ReporterLogLine? {
+        switch outcome {
+        case .delivered:
+            nil
+        case .sessionOpened(_, let sessionID):
+            ReporterLogLine(.info, "media-analytics session opened session=\(sessionID)")
+        case .retrying(let type, let reason, let at):
+            ReporterLogLine(.warning, "media-analytics \(type.rawValue) failed (\(reason)), retrying in \(max(at - now, 0)) ms")
+        case .sessionRefused(_, let reason, let dropped):
+            ReporterLogLine(.error, "media-analytics sessionStart refused (\(reason)); dropped=\(dropped)")
+        case .sessionGone(_, let status, let dropped):
+            ReporterLogLine(.warning, "media-analytics session gone (HTTP \(status)); resuming in a new session, dropped=\(dropped)")
+        case .refused(let type, let status):
+            ReporterLogLine(.warning, "media-analytics \(type.rawValue) refused (HTTP \(status))")
+        }
     }
 }

@@ -12,7 +12,7 @@ extension DaemonRuntime {
                 MediaAnalyticsReporter(
                     settings: analytics, version: context.version, installationID: context.state.installationID(), http: context.client,
                     time: context.time, random: context.random, logger: context.logger, drainTimeout: context.drainTimeout, quiet: quiet,
-                    debugTracing: debugTracking)
+                    debugTracing: debugTracking, publish: context.publish)
             }
         }
         if settings.heartbeat.isConfigured {
