@@ -73,7 +73,7 @@ import Testing
             return Performed(answer: effect * 10, request: "effect \(effect)", counter: "sent")
         }
 
-        func status(of core: Core, enabled: Bool, draining: Bool, wallOffset: Milliseconds) -> ReporterStatus {
+        func status(of core: Core, enabled: Bool, quiet: Bool, draining: Bool, wallOffset: Milliseconds) -> ReporterStatus {
             ReporterStatus(name: name, configured: true, enabled: enabled, state: draining ? "draining" : "running", details: ["seen": core.seen.joined(separator: ", ")])
         }
     }
@@ -136,5 +136,24 @@ import Testing
         let status = await runner.status()
         #expect(status.state == "draining")
         #expect(status.details["seen"] == "end", "no answer came back from the cancelled effect")
+    }
+
+    /// The `beacons` reporter is a runner too: its switch is read by the daemon without waiting,
+    /// and what the daemon told of its requests is shown with the time it came.
+    @Test func theBeaconsSwitchIsReadWithoutWaitingAndTheirActivityShown() async {
+        let time = ManualTime()
+        let beacons = BeaconsReporter(quiet: false, time: time.source, random: SeededGenerator(seed: 1), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        #expect(beacons.isEnabled)
+        await beacons.setEnabled(false)
+        #expect(!beacons.isEnabled)
+        beacons.receive(.beaconsDelivered(BeaconsActivityTests.firing, results: [BeaconsActivityTests.result(.notSent)], state: .done))
+        beacons.receive(.lineRejected(reason: "not a beacon"))
+        beacons.finish()
+        await beacons.run()
+        let status = await beacons.status()
+        #expect(status.state == "disabled")
+        #expect(status.counters == ["notSent": 1])
+        #expect(status.lastRequest == "start http://127.0.0.1/b")
+        #expect(status.lastRequestAt == time.wallNow)
     }
 }

@@ -77,7 +77,7 @@ package struct DaemonRuntime: Sendable {
                 clock: ContinuousClock())
         }
         let reporterState = options.reporterState ?? Self.reporterState(in: options.stateDirectory, logger: logger, using: &random)
-        let beacons = BeaconsReporter(quiet: options.configuration.quiet, wallNow: { time.wallNow() })
+        let beacons = BeaconsReporter(quiet: options.configuration.quiet, time: time, random: random, logger: Logger(label: "reporter"))
         var reporterClients: [CurlHTTPClient] = []
         let player = PlayerChannel()
         let outputs: [(any DaemonNotificationSubscriber)?] = [events, notifier, metrics?.metrics, player]

@@ -70,7 +70,7 @@ package struct HeartbeatEdge: ReporterEdge {
             answer: outcome, request: request.summary, requestedAt: requestedAt, result: outcome.summary, counter: succeeded ? "sent" : "failed")
     }
 
-    package func status(of core: HeartbeatReporting, enabled: Bool, draining: Bool, wallOffset: Milliseconds) -> ReporterStatus {
+    package func status(of core: HeartbeatReporting, enabled: Bool, quiet: Bool, draining: Bool, wallOffset: Milliseconds) -> ReporterStatus {
         let tracker = core.tracker
         var details: [String: String] = [:]
         if let next = tracker.nextProgressAt { details["nextDue"] = UTCTime.format(next + wallOffset) }

@@ -68,7 +68,7 @@ package struct MediaAnalyticsEdge: ReporterEdge {
             status: 201, finalURL: "", body: [], latencyMilliseconds: 0, location: "/api/v1/sessions/quiet-\(request.emission.session)")
     }
 
-    package func status(of core: MediaAnalyticsReporting, enabled: Bool, draining: Bool, wallOffset: Milliseconds) -> ReporterStatus {
+    package func status(of core: MediaAnalyticsReporting, enabled: Bool, quiet: Bool, draining: Bool, wallOffset: Milliseconds) -> ReporterStatus {
         let outbox = core.outbox
         let tracker = core.tracker
         var details: [String: String] = ["privacy": tracker.privacy.rawValue]

@@ -11,7 +11,8 @@ package protocol ReporterEdge: Sendable {
     /// drain deadline passes, it must then return.
     func perform(_ effect: Core.Effect, quiet: Bool) async -> Performed<Core.Answer>
     /// What `status` shows of `core`; the runner adds the last request and its own counters.
-    func status(of core: Core, enabled: Bool, draining: Bool, wallOffset: Milliseconds) -> ReporterStatus
+    /// `quiet`: the daemon computes everything and sends nothing.
+    func status(of core: Core, enabled: Bool, quiet: Bool, draining: Bool, wallOffset: Milliseconds) -> ReporterStatus
 }
 
 /// What carrying out one effect came to.

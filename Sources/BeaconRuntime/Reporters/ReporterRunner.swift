@@ -32,6 +32,8 @@ package actor ReporterRunner<Edge: ReporterEdge>: Reporter {
     private nonisolated let finishedAt = Mutex<Milliseconds?>(nil)
     /// Signalled after each item is taken, and at the finish: the core's next wake may have moved.
     private nonisolated let alarm = Wakeup()
+    /// The switch, for a reader that cannot wait for the actor (the daemon, as requests leave).
+    private nonisolated let switchedOn = Atomic<Bool>(true)
 
     private var core: Edge.Core
     private let edge: Edge
@@ -95,9 +97,13 @@ package actor ReporterRunner<Edge: ReporterEdge>: Reporter {
         }
     }
 
+    /// Whether the reporter is enabled, read without waiting for it.
+    package nonisolated var isEnabled: Bool { switchedOn.load(ordering: .relaxed) }
+
     package func setEnabled(_ enabled: Bool) {
         guard enabled != self.enabled else { return }
         self.enabled = enabled
+        switchedOn.store(enabled, ordering: .relaxed)
         continuation.yield(.enabled(enabled, now: time.now(), wallNow: time.wallNow()))
     }
 
@@ -106,10 +112,12 @@ package actor ReporterRunner<Edge: ReporterEdge>: Reporter {
     }
 
     package func status() -> ReporterStatus {
-        var status = edge.status(of: core, enabled: enabled, draining: drainDeadline != nil, wallOffset: time.wallOffset())
-        status.lastRequest = lastRequest
-        status.lastRequestAt = lastRequestAt
-        status.lastAnswer = lastAnswer
+        var status = edge.status(of: core, enabled: enabled, quiet: quiet, draining: drainDeadline != nil, wallOffset: time.wallOffset())
+        if let lastRequest {
+            status.lastRequest = lastRequest
+            status.lastRequestAt = lastRequestAt
+        }
+        if let lastAnswer { status.lastAnswer = lastAnswer }
         status.counters.merge(counters, uniquingKeysWith: +)
         let dropped = dropped.load(ordering: .relaxed)
         if dropped > 0 { status.counters["dropped", default: 0] += dropped }
