@@ -138,6 +138,23 @@ import Testing
         #expect(status.details["seen"] == "end", "no answer came back from the cancelled effect")
     }
 
+    @Test func anEffectUnderWayWhenTheDaemonFinishesIsBoundedByTheDrainDeadline() async throws {
+        let edge = Edge(open: false)
+        let time = ManualTime()
+        let runner = Self.runner(edge, time: time)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await runner.run() }
+            runner.receive(.lineRejected(reason: "1"))
+            try await eventually("the effect under way") { edge.started.all == [1] }
+            runner.finish()
+            try await eventually("a sleep until the deadline") { time.sleepers.contains(time.now + 5_000) }
+            time.advance(by: 5_000)
+            try await group.waitForAll()
+        }
+        #expect(edge.cancelled.all == [1])
+        #expect(await runner.status().details["seen"] == "take 1", "the drain was over: nothing more was taken or ended")
+    }
+
     /// The `beacons` reporter is a runner too: its switch is read by the daemon without waiting,
     /// and what the daemon told of its requests is shown with the time it came.
     @Test func theBeaconsSwitchIsReadWithoutWaitingAndTheirActivityShown() async {

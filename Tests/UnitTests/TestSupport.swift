@@ -38,6 +38,19 @@ func eventually(
     }
 }
 
+/// Polls `condition`, which reads an actor's state, until it holds, or fails after `timeout`.
+func eventually(
+    timeout: Duration = .seconds(10),
+    _ what: String,
+    _ condition: () async -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !(await condition()) {
+        guard ContinuousClock.now < deadline else { throw TestTimeout(description: "timed out waiting for \(what)") }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
 /// Runs `server` while `body` runs, then cancels it and waits for `run()` to return.
 func whileRunning<R: Sendable>(
     _ server: ControlSocketServer,

@@ -32,6 +32,8 @@ package actor ReporterRunner<Edge: ReporterEdge>: Reporter {
     private nonisolated let finishedAt = Mutex<Milliseconds?>(nil)
     /// Signalled after each item is taken, and at the finish: the core's next wake may have moved.
     private nonisolated let alarm = Wakeup()
+    /// Signalled at the finish, for an effect under way: the drain deadline now bounds it.
+    private nonisolated let finished = Wakeup()
     /// The switch, for a reader that cannot wait for the actor (the daemon, as requests leave).
     private nonisolated let switchedOn = Atomic<Bool>(true)
 
@@ -85,6 +87,7 @@ package actor ReporterRunner<Edge: ReporterEdge>: Reporter {
         finishedAt.withLock { $0 = $0 ?? now }
         continuation.finish()
         alarm.signal()
+        finished.signal()
     }
 
     // MARK: Reporter
@@ -198,12 +201,21 @@ package actor ReporterRunner<Edge: ReporterEdge>: Reporter {
         return true
     }
 
-    /// The edge's work, bounded by the drain deadline once the daemon finished; nil when it passed.
+    /// The edge's work, bounded by the drain deadline, also when the daemon finishes while it is
+    /// under way; nil when the deadline passed first.
     private func perform(_ effect: Edge.Core.Effect) async -> Performed<Edge.Core.Answer>? {
         let (edge, quiet) = (edge, quiet)
-        guard let deadline = drainDeadline else { return await edge.perform(effect, quiet: quiet) }
-        guard time.now() < deadline else { return nil }
-        return await withDeadline(deadline, on: time) { await edge.perform(effect, quiet: quiet) }
+        if let deadline = drainDeadline, time.now() >= deadline { return nil }
+        return await withDeadline({ await self.drainDeadlineOnceFinished() }, on: time) { await edge.perform(effect, quiet: quiet) }
+    }
+
+    /// The drain deadline, once the daemon finished; never, for a race already over (cancelled).
+    private nonisolated func drainDeadlineOnceFinished() async -> Milliseconds {
+        while !Task.isCancelled {
+            if let finishedAt = finishedAt.withLock({ $0 }) { return finishedAt + drainTimeout }
+            await finished.wait()
+        }
+        return .max
     }
 
     private func show(_ performed: Performed<Edge.Core.Answer>) {
