@@ -85,7 +85,11 @@ import Testing
                 try await daemon.waitForStatus("the media-time document applied") { $0.timeline == .mediaTime }
                 feed.play(to: 7_000)
                 daemon.send(feed.takeLines())
-                try await daemon.waitForStatus("the pre-roll's midpoint done") { $0.state(ofAd: "pre-a1", .midpoint) == .done }
+                // Every event played so far done, not only the last: requests run side by side, and
+                // one whose answer is not yet in the journal would rightly be sent again after the kill.
+                try await daemon.waitForStatus("the pre-roll's events up to its midpoint done") { status in
+                    [.impression, .start, .firstQuartile, .midpoint].allSatisfy { status.state(ofAd: "pre-a1", $0) == .done }
+                }
                 daemon.kill()
                 _ = try await daemon.waitForExit()
             }
