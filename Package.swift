@@ -135,6 +135,7 @@ let package = Package(
                 "BeaconSimulator", "BeaconFuzzing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),

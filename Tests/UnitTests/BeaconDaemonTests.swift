@@ -1,4 +1,5 @@
 import Logging
+import ServiceLifecycleTestKit
 import Testing
 @testable import BeaconDomain
 @testable import BeaconHTTP
@@ -209,6 +210,26 @@ import Testing
             #expect(client.requestCount(Self.beacon) == delivery.attempts)
             #expect(observed.finished.map(\.state) == [.failed])
         }
+    }
+
+    /// In the service group a graceful shutdown (what SIGTERM becomes) ends the daemon: the drain
+    /// starts with the beacon under way, lets it finish, then `run()` returns.
+    @Test func aGracefulShutdownDrainsTheBeaconUnderWay() async throws {
+        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.held(204)]])
+        let observed = Observed()
+        try await testGracefulShutdown { trigger in
+            try await withDaemon(client: client, observed: observed) { daemon in
+                await playTheImpression(daemon)
+                try await eventually("the impression under way") { client.requestCount(Self.beacon) == 1 }
+                trigger.triggerGracefulShutdown()
+                try await eventually("the drain started") {
+                    observed.notifications.all.contains { if case .drainStarted(inFlight: 1) = $0 { true } else { false } }
+                }
+                client.release()
+                try await eventually("the impression delivered") { !observed.finished.isEmpty }
+            }
+        }
+        #expect(observed.finished.map(\.state) == [.done])
     }
 
     @Test func everyRequestIsJournaledBeforeItLeavesAndTheResultBeforeStatusSaysSo() async throws {
