@@ -137,20 +137,21 @@ package actor ReporterRunner<Edge: ReporterEdge>: Reporter {
     /// settled or the drain deadline passed.
     private func takeUntilSettled() async {
         for await item in items {
-            let now = time.now()
-            let wallNow = time.wallNow()
-            var actions: [ReporterAction<Edge.Core.Effect>]
+            let actions: [ReporterAction<Edge.Core.Effect>]
             switch item {
-            case .input(let input, let stampedNow, let stampedWallNow):
+            case .input(let input, let now, let wallNow):
                 waiting.subtract(1, ordering: .relaxed)
-                actions = core.take(input, now: stampedNow, wallNow: stampedWallNow)
-            case .enabled(let enabled, let stampedNow, let stampedWallNow):
-                actions = core.setEnabled(enabled, now: stampedNow, wallNow: stampedWallNow)
+                actions = core.take(input, now: now, wallNow: wallNow)
+            case .enabled(let enabled, let now, let wallNow):
+                actions = core.setEnabled(enabled, now: now, wallNow: wallNow)
             case .due:
                 actions = []
             }
-            if let wake = core.nextWake, wake <= now { actions += core.wake(now: now, wallNow: wallNow) }
             guard await carryOut(actions) else { return }
+            // What fell due meanwhile, once the answers to the item's effects are in.
+            if let wake = core.nextWake, wake <= time.now() {
+                guard await carryOut(core.wake(now: time.now(), wallNow: time.wallNow())) else { return }
+            }
             alarm.signal()
         }
         guard await carryOut(core.end(now: time.now(), wallNow: time.wallNow())), let deadline = drainDeadline else { return }
