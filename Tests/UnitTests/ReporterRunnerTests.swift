@@ -119,18 +119,26 @@ import Testing
         #expect(!status.enabled)
     }
 
+    /// Runs `runner` while `start` puts an effect under way and finishes the daemon, then moves
+    /// time to the drain deadline, 5 s after the finish, and waits for the runner to end.
+    static func runPastTheDrainDeadline(_ runner: ReporterRunner<Edge>, time: ManualTime, _ start: () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await runner.run() }
+            try await start()
+            try await eventually("a sleep until the deadline") { time.sleepers.contains(time.now + 5_000) }
+            time.advance(by: 5_000)
+            try await group.waitForAll()
+        }
+    }
+
     @Test func theDrainDeadlineCancelsWhatIsUnderWayAndEndsTheRunner() async throws {
         let edge = Edge(open: false)
         let time = ManualTime()
         let runner = Self.runner(edge, time: time)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await runner.run() }
+        try await Self.runPastTheDrainDeadline(runner, time: time) {
             runner.finish()
-            // The end's effect waits at the edge until the drain deadline, 5 s after the finish.
+            // The end's effect waits at the edge until the drain deadline.
             try await eventually("the end's effect under way") { edge.started.all == [-1] }
-            try await eventually("a sleep until the deadline") { time.sleepers.contains(time.now + 5_000) }
-            time.advance(by: 5_000)
-            try await group.waitForAll()
         }
         #expect(edge.cancelled.all == [-1])
         let status = await runner.status()
@@ -142,14 +150,10 @@ import Testing
         let edge = Edge(open: false)
         let time = ManualTime()
         let runner = Self.runner(edge, time: time)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await runner.run() }
+        try await Self.runPastTheDrainDeadline(runner, time: time) {
             runner.receive(.lineRejected(reason: "1"))
             try await eventually("the effect under way") { edge.started.all == [1] }
             runner.finish()
-            try await eventually("a sleep until the deadline") { time.sleepers.contains(time.now + 5_000) }
-            time.advance(by: 5_000)
-            try await group.waitForAll()
         }
         #expect(edge.cancelled.all == [1])
         #expect(await runner.status().details["seen"] == "take 1", "the drain was over: nothing more was taken or ended")

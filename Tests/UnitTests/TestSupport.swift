@@ -25,20 +25,7 @@ struct TestTimeout: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Polls `condition` until it holds, or fails after `timeout`.
-func eventually(
-    timeout: Duration = .seconds(10),
-    _ what: String,
-    _ condition: () -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw TestTimeout(description: "timed out waiting for \(what)") }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
-
-/// Polls `condition`, which reads an actor's state, until it holds, or fails after `timeout`.
+/// Polls `condition` (a recorder's count, or an actor's state) until it holds, or fails after `timeout`.
 func eventually(
     timeout: Duration = .seconds(10),
     _ what: String,
