@@ -93,68 +93,6 @@ import Testing
         await daemon.statusReport().adBreaks.first?.ads.first?.trackingEvents.first?.reportingState
     }
 
-    @Test func aBeaconAnswered503TwiceThen200IsDeliveredOnceAfterThreeAttempts() async throws {
-        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(503), .status(503), .held(200)]])
-        let observed = Observed()
-        try await withDaemon(client: client, observed: observed) { daemon in
-            await playTheImpression(daemon)
-            #expect(await impressionState(daemon) == .connecting)
-
-            try await eventually("the third request") { client.requestCount(Self.beacon) == 3 }
-            let waiting = await daemon.statusReport()
-            #expect(waiting.deliveries.map(\.state) == [.inFlight])
-            #expect(waiting.deliveries.first?.attempts == 3)
-            #expect(waiting.deliveries.first?.lastStatus == 503)
-            #expect(await impressionState(daemon) == .connecting)
-            #expect(observed.retries == 2)
-
-            client.release()
-            try await eventually("the impression to finish") { !observed.finished.isEmpty }
-            let status = await daemon.statusReport()
-            #expect(status.deliveries.count == 1)
-            let delivery = try #require(status.deliveries.first)
-            #expect(delivery.url == Self.beacon && delivery.adBreakID == "p" && delivery.adID == "a" && delivery.event == .impression)
-            #expect(delivery.state == .delivered)
-            #expect(delivery.attempts == 3)
-            #expect(delivery.lastStatus == 200)
-            #expect(delivery.lastError == nil)
-            #expect(status.counters.beaconsRetried == 2)
-            #expect(status.counters.beaconsSent == 1)
-            #expect(status.counters.beaconsFailed == 0)
-            #expect(await impressionState(daemon) == .done)
-            #expect(observed.finished.map(\.state) == [.done])
-            #expect(observed.finished.first?.results.map(\.outcome) == [.answered(status: 200)])
-            #expect(client.requestCount(Self.beacon) == 3)
-        }
-    }
-
-    /// Each tick's placement goes with it, after what it entered; the drain leaves the open ad and
-    /// ad break before the session's end.
-    @Test func theAdLifecycleIsToldWithEachTickAndClosedBeforeTheSessionEnds() async throws {
-        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(204)]])
-        let observed = Observed()
-        try await withDaemon(client: client, observed: observed) { daemon in
-            await playTheImpression(daemon)
-            let placement = await daemon.statusReport().adPlacement
-            #expect(placement?.adBreak.id == "p")
-            #expect(placement?.ad?.id == "a")
-            #expect(placement?.offsetInAd == 500)
-        }
-        let told = observed.notifications.all.compactMap { notification -> String? in
-            switch notification {
-            case .playheadObserved(let observation): "playhead in \(observation.placement?.ad?.id ?? "-")"
-            case .adLifecycle(.adBreakStarted(let adBreak)): "adBreakStarted \(adBreak.id)"
-            case .adLifecycle(.adStarted(let ad)): "adStarted \(ad.id)"
-            case .adLifecycle(.adCompleted(let ad)): "adCompleted \(ad.id)"
-            case .adLifecycle(.adSkipped(let ad)): "adSkipped \(ad.id)"
-            case .adLifecycle(.adBreakCompleted(let adBreak)): "adBreakCompleted \(adBreak.id)"
-            case .sessionEnded: "sessionEnded"
-            default: nil
-            }
-        }
-        #expect(told == ["playhead in -", "adBreakStarted p", "adStarted a", "playhead in a", "adSkipped a", "adBreakCompleted p", "sessionEnded"])
-    }
-
     /// The metadata has connections of its own: it never goes through the beacons' client.
     @Test func metadataAndBeaconsGoThroughTheirOwnClients() async throws {
         let beacons = ScriptedHTTPClient([Self.beacon: [.status(204)]])
@@ -166,49 +104,6 @@ import Testing
             #expect(await impressionState(daemon) == .done)
             #expect(beacons.requests.all == [Self.beacon])
             #expect(metadata.requests.all == [Self.trackingURL])
-        }
-    }
-
-    @Test func a404FailsAtOnceAfterOneAttempt() async throws {
-        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(404), .status(200)]])
-        let observed = Observed()
-        try await withDaemon(client: client, observed: observed) { daemon in
-            await playTheImpression(daemon)
-            try await eventually("the impression to finish") { !observed.finished.isEmpty }
-            let status = await daemon.statusReport()
-            let delivery = try #require(status.deliveries.first)
-            #expect(delivery.state == .failed)
-            #expect(delivery.attempts == 1)
-            #expect(delivery.lastStatus == 404)
-            #expect(delivery.lastError?.contains("HTTP 404") == true)
-            #expect(status.counters.beaconsFailed == 1)
-            #expect(status.counters.beaconsRetried == 0)
-            #expect(status.counters.beaconsSent == 0)
-            #expect(observed.retries == 0)
-            #expect(observed.finished.map(\.state) == [.failed])
-            #expect(await impressionState(daemon) == .failed)
-            #expect(client.requestCount(Self.beacon) == 1)
-        }
-    }
-
-    @Test func theLastAttemptIsMadeAtTheMaxAgeAndTheGiveUpSaysWhy() async throws {
-        var configuration = Self.configuration()
-        // Long enough that the first answer comes back before the deadline, even on a loaded machine.
-        configuration.beaconMaxAge = .seconds(3)
-        // Any backoff drawn from a minute passes the max age: the retry is moved to the deadline.
-        configuration.retryBackoff = Backoff(base: 60_000, cap: 60_000)
-        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(503)]])
-        let observed = Observed()
-        try await withDaemon(configuration, client: client, observed: observed) { daemon in
-            await playTheImpression(daemon)
-            try await eventually(timeout: .seconds(60), "the impression to finish") { !observed.finished.isEmpty }
-            let delivery = try #require(await daemon.statusReport().deliveries.first)
-            #expect(delivery.state == .failed)
-            #expect(delivery.attempts >= 2, "the retry at the deadline was made")
-            let reason = delivery.lastError ?? ""
-            #expect(reason.contains("gave up after \(delivery.attempts) attempts") && reason.contains("max age") && reason.contains("HTTP 503"), "\(reason)")
-            #expect(client.requestCount(Self.beacon) == delivery.attempts)
-            #expect(observed.finished.map(\.state) == [.failed])
         }
     }
 

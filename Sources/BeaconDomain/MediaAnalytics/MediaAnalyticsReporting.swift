@@ -27,7 +27,7 @@ public struct MediaAnalyticsReporting: ReporterCore {
     }
 
     public mutating func setEnabled(_ enabled: Bool, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
-        [.log(ReporterLogLine(.info, "media-analytics \(enabled ? "enabled" : "disabled")"))]
+        [.log(LogLine(.info, "media-analytics \(enabled ? "enabled" : "disabled")"))]
             + take(tracker.setEnabled(enabled, now: now, wallNow: wallNow)) + sendNext(now: now)
     }
 
@@ -60,7 +60,7 @@ public struct MediaAnalyticsReporting: ReporterCore {
     private mutating func take(_ output: MediaAnalyticsTracker.Output) -> [ReporterAction<MediaCollectionRequest>] {
         outbox.enqueue(output.emissions)
         refused += output.warnings.count
-        return output.warnings.map { .log(ReporterLogLine(.warning, $0)) }
+        return output.warnings.map { .log(LogLine(.warning, $0)) }
     }
 
     /// The outbox's next request, unless one is in flight or the head waits for its retry.
@@ -69,20 +69,20 @@ public struct MediaAnalyticsReporting: ReporterCore {
         return [.perform(request)]
     }
 
-    private static func log(_ outcome: MediaCollectionOutbox.Outcome, now: Milliseconds) -> ReporterLogLine? {
+    private static func log(_ outcome: MediaCollectionOutbox.Outcome, now: Milliseconds) -> LogLine? {
         switch outcome {
         case .delivered:
             nil
         case .sessionOpened(_, let sessionID):
-            ReporterLogLine(.info, "media-analytics session opened session=\(sessionID)")
+            LogLine(.info, "media-analytics session opened session=\(sessionID)")
         case .retrying(let type, let reason, let at):
-            ReporterLogLine(.warning, "media-analytics \(type.rawValue) failed (\(reason)), retrying in \(max(at - now, 0)) ms")
+            LogLine(.warning, "media-analytics \(type.rawValue) failed (\(reason)), retrying in \(max(at - now, 0)) ms")
         case .sessionRefused(_, let reason, let dropped):
-            ReporterLogLine(.error, "media-analytics sessionStart refused (\(reason)); dropped=\(dropped)")
+            LogLine(.error, "media-analytics sessionStart refused (\(reason)); dropped=\(dropped)")
         case .sessionGone(_, let status, let dropped):
-            ReporterLogLine(.warning, "media-analytics session gone (HTTP \(status)); resuming in a new session, dropped=\(dropped)")
+            LogLine(.warning, "media-analytics session gone (HTTP \(status)); resuming in a new session, dropped=\(dropped)")
         case .refused(let type, let status):
-            ReporterLogLine(.warning, "media-analytics \(type.rawValue) refused (HTTP \(status))")
+            LogLine(.warning, "media-analytics \(type.rawValue) refused (HTTP \(status))")
         }
     }
 }

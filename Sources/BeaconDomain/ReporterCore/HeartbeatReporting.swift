@@ -41,7 +41,7 @@ public struct HeartbeatReporting: ReporterCore {
 
     public mutating func setEnabled(_ enabled: Bool, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
         self.enabled = enabled
-        return [.log(ReporterLogLine(.info, "heartbeat reporter \(enabled ? "enabled" : "disabled")"))]
+        return [.log(LogLine(.info, "heartbeat reporter \(enabled ? "enabled" : "disabled")"))]
     }
 
     /// A playback still open ends now: its `stop`.
@@ -71,11 +71,11 @@ public struct HeartbeatReporting: ReporterCore {
                 actions += self.actions(tracker.record(.notSent, of: request, now: now, wallNow: wallNow), now: now, wallNow: wallNow)
             case .notify(let notification) where enabled:
                 lastNotification = notification.line
-                actions.append(.log(ReporterLogLine(.notice, "heartbeat notifies the player \(notification.line)")))
+                actions.append(.log(LogLine(.notice, "heartbeat notifies the player \(notification.line)")))
                 actions.append(.publish(.playerNotified(notification)))
             case .warn(let failures, let reason) where enabled:
                 actions.append(
-                    .log(ReporterLogLine(.warning, "heartbeat failing on a VOD playback, going on failures_in_a_row=\(failures) reason=\"\(reason)\"")))
+                    .log(LogLine(.warning, "heartbeat failing on a VOD playback, going on failures_in_a_row=\(failures) reason=\"\(reason)\"")))
                 actions.append(.publish(.heartbeatFailing(failuresInARow: failures, reason: reason)))
             case .saveBookmark(let contentID, let position) where enabled:
                 actions.append(.perform(.saveBookmark(contentID: contentID, position: position)))

@@ -36,20 +36,5 @@ public enum ReporterAction<Effect: Sendable>: Sendable {
     /// Publish on the daemon's hub: what the player was told.
     case publish(DaemonNotification)
     /// A line of the reporter's log.
-    case log(ReporterLogLine)
-}
-
-/// A line a reporter's core asks to log, with its level.
-public struct ReporterLogLine: Sendable, Equatable {
-    public enum Level: Sendable, Equatable {
-        case debug, info, notice, warning, error
-    }
-
-    public var level: Level
-    public var message: String
-
-    public init(_ level: Level, _ message: String) {
-        self.level = level
-        self.message = message
-    }
+    case log(LogLine)
 }

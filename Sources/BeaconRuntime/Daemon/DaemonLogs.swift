@@ -1,3 +1,4 @@
+import BeaconDomain
 import Logging
 
 /// The daemon's loggers, one per operation, so each line says what it is about.
@@ -24,5 +25,16 @@ struct DaemonLogs: Sendable {
         input = logger.operation("input", component: "input")
         drain = logger.operation("drain", component: "daemon")
         journal = logger.operation("journal", component: "journal")
+    }
+
+    subscript(topic: DaemonLogTopic) -> Logger {
+        switch topic {
+        case .session: session
+        case .metadata: metadata
+        case .beacon: beacon
+        case .input: input
+        case .drain: drain
+        case .journal: journal
+        }
     }
 }

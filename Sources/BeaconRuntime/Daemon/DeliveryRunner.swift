@@ -1,5 +1,4 @@
 import BeaconDomain
-import Logging
 
 /// Carries out the delivery coordinator's effects and runs the delivery loops beside the daemon:
 /// the requests (the pump), the retry timer, the requests' results and the journal's
@@ -39,7 +38,7 @@ struct DeliveryRunner: Sendable {
             group.addTask { await pump.run() }
             group.addTask { await keepTime(for: daemon) }
             group.addTask { await recordResults(for: daemon) }
-            group.addTask { await reportWritten(for: daemon) }
+            group.addTask { await handBackWritten(for: daemon) }
         }
     }
 
@@ -58,9 +57,9 @@ struct DeliveryRunner: Sendable {
         }
     }
 
-    private func reportWritten(for daemon: BeaconDaemon) async {
+    private func handBackWritten(for daemon: BeaconDaemon) async {
         while !Task.isCancelled {
-            await daemon.reportWritten(await written.next())
+            await daemon.journalWrote(await written.next())
         }
     }
 
@@ -77,39 +76,5 @@ struct DeliveryRunner: Sendable {
             for await _ in drained {}
             return true
         } ?? false
-    }
-
-    static func reportDrainStarted(_ queue: DeliveryQueue, logger: Logger, notify: (DaemonNotification) -> Void) {
-        logger.info("draining: \(queue.inFlightCount) beacon requests in flight, \(queue.dueCount) due stay in the journal")
-        notify(.drainStarted(inFlight: queue.inFlightCount))
-    }
-
-    static func reportDrainTimedOut(inFlight: Int, logger: Logger, notify: (DaemonNotification) -> Void) {
-        logger.warning("drain timeout: cancelling \(inFlight) beacon requests still in flight; they stay due in the journal")
-        notify(.drainTimedOut(inFlight: inFlight))
-    }
-
-    /// Logs and tells the outputs that tracking events fired, before their deliveries are decided.
-    static func reportFired(_ firings: [Firing], logger: Logger, notify: (DaemonNotification) -> Void) {
-        for firing in firings {
-            logger.debug("firing pod=\(firing.adBreakID) ad=\(firing.adID) event=\(firing.event) urls=\(firing.signalingURLs.count)")
-            notify(.beaconsDue(firing))
-        }
-    }
-
-    /// Logs and tells the outputs what the coordinator decided, once the journal wrote it: the
-    /// requests starting, the requests ended, the firings whose every delivery finished.
-    static func report(_ effects: DeliveryEffects, quiet: Bool, logger: Logger, notify: (DaemonNotification) -> Void) {
-        for delivery in effects.start {
-            logger.debug(
-                "BEACON requesting pod=\(delivery.key.adBreakID) ad=\(delivery.key.adID) event=\(delivery.key.event) url=\(delivery.key.url) attempt=\(delivery.attempts) quiet=\(quiet)")
-        }
-        for ended in effects.ended {
-            logger.log(level: ended.line.isWarning ? .warning : .info, "\(ended.line.text)")
-            if ended.retrying { notify(.beaconRetrying(ended.delivery)) }
-        }
-        for finished in effects.finished {
-            notify(.beaconsDelivered(finished.firing, results: finished.results, state: finished.state))
-        }
     }
 }

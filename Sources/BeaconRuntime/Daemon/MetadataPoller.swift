@@ -1,5 +1,4 @@
 import BeaconDomain
-import Logging
 
 /// Refreshes a session's metadata for as long as the session lasts: each refresh's requests as its
 /// ``MetadataRound`` asks for them, then a sleep on the time source until the next one is due.
@@ -32,45 +31,6 @@ struct MetadataPoller: Sendable {
             }
             guard case .finished(let outcome) = step, let nextRefreshAt = await finished(round, outcome) else { return }
             do { try await time.sleep(until: nextRefreshAt) } catch { return }
-        }
-    }
-
-    /// Logs and tells the outputs what a refresh came to (`refreshed`, from `outcome` at `now`),
-    /// in the order it happened; the tracking events it fired are dispatched after.
-    static func report(
-        _ refreshed: ActiveSession.Refreshed, of round: MetadataRound, _ outcome: MetadataRound.Outcome, now: Milliseconds, logger: Logger,
-        notify: (DaemonNotification) -> Void
-    ) {
-        if let first = round.firstAnswer {
-            logger.debug("metadata received status=\(first.status) bytes=\(first.bytes) url=\(round.trackingURL)")
-        }
-        if let dialect = refreshed.dialectDecided {
-            logger.info("dialect decided from the tracking document dialect=\(dialect.rawValue)")
-        }
-        switch outcome {
-        case .unchanged(let bytes):
-            if round.dialect == .mediatailor {
-                logger.debug("mediatailor pages=\(round.pageCount) avails=0 nextToken=\(round.nextToken != nil)")
-            } else {
-                logger.debug("metadata unchanged bytes=\(bytes)")
-            }
-        case .document(let document, _) where round.dialect == .mediatailor:
-            logger.debug("mediatailor pages=\(round.pageCount) avails=\(document.adBreaks.count) nextToken=\(round.nextToken != nil)")
-        case .document, .failed, .cancelled:
-            break
-        }
-        switch refreshed.result {
-        case .unchanged(let bytes):
-            notify(.metadataUnchanged(bytes: bytes))
-        case .applied(let document, let bytes, let discovered, _):
-            logger.info(
-                "metadata refreshed adBreaks=\(document.adBreaks.count) dataRange=\(document.timeline.format(document.dataRange.start))..\(document.timeline.format(document.dataRange.end)) bytes=\(bytes)")
-            notify(.metadataApplied(adBreaks: document.adBreaks.count, dataRange: document.dataRange, bytes: bytes))
-            if !discovered.isEmpty { notify(.adBreaksDiscovered(adBreakIDs: discovered)) }
-        case .failed(let reason, let failures):
-            logger.warning(
-                "metadata refresh failed, keeping previous state reason=\"\(reason)\" failures=\(failures) retry_in_ms=\(refreshed.nextRefreshAt - now)")
-            notify(.metadataFailed(reason: reason))
         }
     }
 }

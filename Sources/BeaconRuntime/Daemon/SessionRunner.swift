@@ -5,15 +5,6 @@ import BeaconDomain
 /// refreshed until the session ends. The daemon owns the session's state and the supervisor: the
 /// runner asks it at each step, and stops once it says the session is no longer current.
 struct SessionRunner: Sendable {
-    /// What a session's start reads from the daemon's settings, as they are when it starts.
-    struct Settings: Sendable {
-        /// A fixed tracking URL: no session init then.
-        var trackingURL: String?
-        var dialect: Dialect?
-        var retention: Milliseconds
-        var maxMetadataBytes: Int
-    }
-
     let daemon: BeaconDaemon
     /// Session init and metadata requests.
     let client: any HTTPClient
@@ -53,7 +44,7 @@ struct SessionRunner: Sendable {
 
     /// Session init, tried again with backoff after each failure until it succeeds, or the session
     /// is replaced, unloaded or drained (nil then). A failure no retry can heal ends it (nil, state `error`).
-    private func initialize(_ wanted: SessionPhase.Initializing, settings: Settings) async -> SessionEndpoints? {
+    private func initialize(_ wanted: SessionPhase.Initializing, settings: DaemonCore.SessionSettings) async -> SessionEndpoints? {
         let mediaURL = wanted.mediaURL
         if let trackingURL = settings.trackingURL {
             return SessionEndpoints(

@@ -196,7 +196,7 @@ package actor ReporterRunner<Edge: ReporterEdge>: Reporter {
             case .publish(let notification):
                 publish(notification)
             case .log(let line):
-                logger.log(level: line.level.loggerLevel, "\(line.message)")
+                logger.log(line)
             }
         }
         return true
@@ -226,17 +226,5 @@ package actor ReporterRunner<Edge: ReporterEdge>: Reporter {
         }
         if let result = performed.result { lastAnswer = result }
         if let counter = performed.counter { counters[counter, default: 0] += 1 }
-    }
-}
-
-extension ReporterLogLine.Level {
-    fileprivate var loggerLevel: Logger.Level {
-        switch self {
-        case .debug: .debug
-        case .info: .info
-        case .notice: .notice
-        case .warning: .warning
-        case .error: .error
-        }
     }
 }

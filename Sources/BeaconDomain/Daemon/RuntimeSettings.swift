@@ -1,6 +1,5 @@
-import BeaconDomain
 /// The settings a running daemon takes on at a reload (SIGHUP); the log level, also changeable, is
-/// the logging system's (``SharedLogLevel``). Every other setting needs a restart.
+/// the logging system's. Every other setting needs a restart.
 package struct RuntimeSettings: Sendable, Equatable {
     package var debugTracking: Bool
     package var quiet: Bool
@@ -14,14 +13,6 @@ package struct RuntimeSettings: Sendable, Equatable {
         self.metadataInterval = metadataInterval
         self.retention = retention
         self.beaconMaxAge = beaconMaxAge
-    }
-}
-
-extension Settings {
-    package var runtime: RuntimeSettings {
-        RuntimeSettings(
-            debugTracking: debugTracking, quiet: quiet, metadataInterval: .seconds(metadataInterval), retention: .seconds(retention),
-            beaconMaxAge: .seconds(beaconMaxAge))
     }
 }
 
