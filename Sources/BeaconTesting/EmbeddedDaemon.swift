@@ -48,6 +48,13 @@ package struct EmbeddedDaemon {
 
     package var wallNow: Milliseconds { now + wallOffset }
 
+    /// What `status` shows, on this wall clock.
+    package var snapshot: DaemonSnapshot {
+        var snapshot = core.snapshot()
+        snapshot.wallOffset = wallOffset
+        return snapshot
+    }
+
     // MARK: Events
 
     /// An input line as the player writes it, parsed as the control protocol does; one that does
@@ -100,10 +107,14 @@ package struct EmbeddedDaemon {
     }
 
     /// The requests on the wire that `match` end with `outcome`, in one batch, as the pump hands them over.
-    package mutating func answer(_ outcome: RequestResult.Outcome, where match: (BeaconDelivery) -> Bool = { _ in true }) {
+    package mutating func answer(
+        _ outcome: RequestResult.Outcome, retryAfter: String? = nil, where match: (BeaconDelivery) -> Bool = { _ in true }
+    ) {
         let answered = requests.filter(match)
         requests.removeAll(where: match)
-        let batch = answered.map { (key: $0.key, result: RequestResult(url: $0.key.url, outcome: outcome, latencyMilliseconds: 1)) }
+        let batch = answered.map { delivery in
+            (key: delivery.key, result: RequestResult(url: delivery.key.url, outcome: outcome, latencyMilliseconds: 1, retryAfter: retryAfter))
+        }
         let (now, wallNow) = (now, wallNow)
         run { $0.requestsEnded(batch, now: now, wallNow: wallNow) }
     }

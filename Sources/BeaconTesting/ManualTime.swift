@@ -1,5 +1,4 @@
 import BeaconDomain
-import Synchronization
 
 /// A time source that moves only when the test moves it: monotonic instants, wall time and sleeps.
 /// A sleep returns once ``advance(to:)`` reaches its instant (at once if it has passed), or throws
@@ -19,10 +18,10 @@ package final class ManualTime: Sendable {
         var nextID = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Watched<State>
 
     package init(now: Milliseconds = 1_000_000, wall: Milliseconds = 1_700_000_000_000) {
-        state = Mutex(State(now: now, wallOffset: wall - now))
+        state = Watched(State(now: now, wallOffset: wall - now))
     }
 
     /// The daemon's view of this time.
@@ -30,11 +29,25 @@ package final class ManualTime: Sendable {
         TimeSource(bootID: "manual", instant: { self.now }, wall: { self.wallNow }) { until in try await self.sleep(until: until) }
     }
 
-    package var now: Milliseconds { state.withLock { $0.now } }
-    package var wallNow: Milliseconds { state.withLock { $0.now + $0.wallOffset } }
+    package var now: Milliseconds { state.value.now }
+    package var wallNow: Milliseconds {
+        let state = state.value
+        return state.now + state.wallOffset
+    }
 
     /// The instants the sleeping tasks wait for, soonest first.
-    package var sleepers: [Milliseconds] { state.withLock { $0.sleepers.map(\.until).sorted() } }
+    package var sleepers: [Milliseconds] { state.value.sleepers.map(\.until).sorted() }
+
+    /// Returns once a task sleeps until `instant`: a test moves time on only once the sleep it
+    /// means has begun. Woken as sleeps begin, never polled.
+    package func waitForSleeper(until instant: Milliseconds) async throws {
+        try await waitForSleepers { $0.contains(instant) }
+    }
+
+    /// Returns once the instants the sleeping tasks wait for, soonest first, satisfy `condition`.
+    package func waitForSleepers(where condition: @escaping @Sendable ([Milliseconds]) -> Bool) async throws {
+        try await state.wait { condition($0.sleepers.map(\.until).sorted()) }
+    }
 
     /// Moves time on to `instant` (never back) and wakes every sleep due by then.
     package func advance(to instant: Milliseconds) {

@@ -20,29 +20,11 @@ extension BeaconDaemonTests {
             await daemon.waitUntilSettled()
             await daemon.apply(Self.runtime(quiet: true))
             await playTheImpression(daemon)
-            try await eventually("the impression to finish") { !observed.finished.isEmpty }
+            try await observed.waitForFinished()
             #expect(observed.finished.first?.results.map(\.outcome) == [.notSent])
             #expect(observed.finished.map(\.state) == [.done])
             #expect(client.requestCount(Self.beacon) == 0)
             #expect(await daemon.statusReport().session?.sessionID == "s1")
-        }
-    }
-
-    @Test func aMaxAgeAppliedWhileRunningGivesUpAtTheNewDeadline() async throws {
-        var configuration = Self.configuration()
-        // Any backoff drawn from a minute passes the max age: the retry is moved to the deadline.
-        configuration.retryBackoff = Backoff(base: 60_000, cap: 60_000)
-        let client = ScriptedHTTPClient([Self.trackingURL: [.body(Self.metadata)], Self.beacon: [.status(503)]])
-        let observed = Observed()
-        try await withDaemon(configuration, client: client, observed: observed) { daemon in
-            await daemon.waitUntilSettled()
-            // 15 minutes at start; 3 s from now on.
-            await daemon.apply(Self.runtime(beaconMaxAge: .seconds(3)))
-            await playTheImpression(daemon)
-            try await eventually(timeout: .seconds(30), "the impression to be given up") { !observed.finished.isEmpty }
-            let delivery = try #require(await daemon.statusReport().deliveries.first)
-            #expect(delivery.state == .failed)
-            #expect(delivery.lastError?.contains("max age") == true, "\(delivery.lastError ?? "")")
         }
     }
 }

@@ -56,6 +56,11 @@ import Testing
             }
         }
 
+        /// Returns once a tracking event got its final state.
+        func waitForFinished() async throws {
+            try await notifications.wait { $0.contains { if case .beaconsDelivered = $0 { true } else { false } } }
+        }
+
         var retries: Int {
             notifications.all.filter { if case .beaconRetrying = $0 { true } else { false } }.count
         }
@@ -100,7 +105,7 @@ import Testing
         let observed = Observed()
         try await withDaemon(client: beacons, metadataClient: metadata, observed: observed) { daemon in
             await playTheImpression(daemon)
-            try await eventually("the impression to finish") { !observed.finished.isEmpty }
+            try await observed.waitForFinished()
             #expect(await impressionState(daemon) == .done)
             #expect(beacons.requests.all == [Self.beacon])
             #expect(metadata.requests.all == [Self.trackingURL])
@@ -115,13 +120,11 @@ import Testing
         try await testGracefulShutdown { trigger in
             try await withDaemon(client: client, observed: observed) { daemon in
                 await playTheImpression(daemon)
-                try await eventually("the impression under way") { client.requestCount(Self.beacon) == 1 }
+                try await client.requests.wait { $0.filter { $0 == Self.beacon }.count == 1 }
                 trigger.triggerGracefulShutdown()
-                try await eventually("the drain started") {
-                    observed.notifications.all.contains { if case .drainStarted(inFlight: 1) = $0 { true } else { false } }
-                }
+                try await observed.notifications.wait { $0.contains { if case .drainStarted(inFlight: 1) = $0 { true } else { false } } }
                 client.release()
-                try await eventually("the impression delivered") { !observed.finished.isEmpty }
+                try await observed.waitForFinished()
             }
         }
         #expect(observed.finished.map(\.state) == [.done])
@@ -134,7 +137,7 @@ import Testing
         let observed = Observed(log: log)
         try await withDaemon(client: client, journal: journal, observed: observed) { daemon in
             await playTheImpression(daemon)
-            try await eventually(timeout: .seconds(60), "the impression to finish") { !observed.finished.isEmpty }
+            try await observed.waitForFinished()
             #expect(await daemon.statusReport().journal == StatusReport.Journal(state: .ok))
         }
         let entries = log.all
@@ -165,7 +168,7 @@ import Testing
         let observed = Observed()
         try await withDaemon(client: client, journal: journal, observed: observed) { daemon in
             await playTheImpression(daemon)
-            try await eventually("the impression to finish") { !observed.finished.isEmpty }
+            try await observed.waitForFinished()
             let status = await daemon.statusReport()
             #expect(status.deliveries.map(\.state) == [.delivered])
             #expect(status.counters.beaconsSent == 1)
@@ -194,10 +197,8 @@ import Testing
         let observed = Observed()
         try await withDaemon(Self.configuration(session: false), client: client, journal: journal, observed: observed) { daemon in
             // On disk first, then reported: the tracking event's end follows the journal's write.
-            try await eventually("both to be delivered and their event reported") {
-                journal.delivery(due.key)?.state == .delivered && journal.delivery(inFlight.key)?.state == .delivered
-                    && !observed.finished.isEmpty
-            }
+            try await observed.waitForFinished()
+            #expect(journal.delivery(due.key)?.state == .delivered && journal.delivery(inFlight.key)?.state == .delivered)
             let status = await daemon.statusReport()
             #expect(status.counters.beaconsSent == 2)
             #expect(status.counters.beaconsResent == 1)

@@ -44,7 +44,7 @@ import Testing
         #expect(outcomes == [.done, .done])
     }
 
-    static func status(_ daemon: EmbeddedDaemon) -> StatusReport { StatusReport(daemon.core.snapshot()) }
+    static func status(_ daemon: EmbeddedDaemon) -> StatusReport { StatusReport(daemon.snapshot) }
 
     static func impressionState(_ daemon: EmbeddedDaemon) -> ReportingState? {
         status(daemon).adBreaks.first?.ads.first?.trackingEvents.first?.reportingState
@@ -272,6 +272,52 @@ import Testing
         #expect(daemon.settings == runtime)
         #expect(daemon.core.configuration.quiet && daemon.core.configuration.beaconMaxAge == .seconds(1))
         #expect(daemon.core.deliveries.retryPolicy.maxAge == 1_000)
+    }
+
+    /// A max age shortened by a reload gives up, at the new deadline, a beacon fired after it.
+    @Test func aMaxAgeReloadedGivesUpAtTheNewDeadline() throws {
+        var daemon = Self.playing(Self.configuration(backoff: Backoff(base: 60_000, cap: 60_000)))
+        daemon.reload(RuntimeSettings(debugTracking: false, quiet: false, metadataInterval: .seconds(3600), retention: .seconds(7200), beaconMaxAge: .seconds(3)))
+        let firedAt = daemon.now
+        Self.playTheImpression(&daemon)
+        daemon.answer(.answered(status: 503))
+        #expect(daemon.nextWake == firedAt + 3_000, "15 minutes at start, 3 s since the reload")
+        daemon.advance(by: 3_000)
+        daemon.answer(.answered(status: 503))
+        let delivery = try #require(Self.status(daemon).deliveries.first)
+        #expect(delivery.state == .failed)
+        #expect(delivery.lastError?.contains("max age") == true, "\(delivery.lastError ?? "")")
+    }
+
+    /// Every schedule counts on the monotonic clock: a wall-clock step of an hour either way moves
+    /// no retry and no max age, and status shows the schedule on the stepped wall clock.
+    @Test(arguments: [-3_600_000, 3_600_000] as [Milliseconds])
+    func aWallClockStepMovesNoDeadline(step: Milliseconds) throws {
+        var daemon = Self.playing(Self.configuration(maxAge: .seconds(2), backoff: Backoff(base: 500, cap: 500)))
+        Self.playTheImpression(&daemon)
+        daemon.answer(.answered(status: 503))
+        let wake = try #require(daemon.nextWake)
+        daemon.wallOffset += step
+        daemon.advance(by: wake - daemon.now)
+        #expect(daemon.requests.count == 1, "the retry leaves at its monotonic instant")
+        daemon.answer(.answered(status: 503))
+        daemon.advance(by: 2_000)
+        daemon.answer(.answered(status: 503))
+        let delivery = try #require(Self.status(daemon).deliveries.first)
+        #expect(delivery.state == .failed && delivery.lastError?.contains("max age") == true, "given up 2 s after it fell due")
+    }
+
+    /// Status shows the monotonic schedule on the wall clock as it reads now, stepped or not.
+    @Test func statusShowsTheMonotonicTimesOnTheWallClock() throws {
+        var daemon = Self.playing()
+        daemon.wallOffset += 5 * 3_600_000
+        Self.playTheImpression(&daemon)
+        daemon.answer(.answered(status: 503), retryAfter: "30")
+        let delivery = try #require(Self.status(daemon).deliveries.first)
+        #expect(delivery.dueAt == daemon.wallNow)
+        #expect(delivery.nextAttemptAt == daemon.wallNow + 30_000, "Retry-After: 30")
+        let metadataIn = try #require(Self.status(daemon).nextMetadataAt) - daemon.wallNow
+        #expect(metadataIn == 2_000, "the metadata interval, 2 s")
     }
 
     /// The core builds a debug line's text only when the runtime shows it.

@@ -33,29 +33,45 @@ import Testing
         }
 
         /// The `event` of each heartbeat sent so far.
-        var events: [String] {
-            client.sent.all.compactMap { request in
+        var events: [String] { Self.events(in: client.sent.all) }
+
+        static func events(in requests: [HTTPClientRequest]) -> [String] {
+            requests.compactMap { request in
                 guard case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: Data(request.body)),
                     case .string(let event)? = body["event"] else { return nil }
                 return request.url == endpoint ? event : "concurrency \(event)"
             }
         }
 
-        var notifications: [PlayerNotification] {
-            published.all.compactMap { if case .playerNotified(let notification) = $0 { notification } else { nil } }
+        var notifications: [PlayerNotification] { Self.notifications(in: published.all) }
+
+        static func notifications(in published: [DaemonNotification]) -> [PlayerNotification] {
+            published.compactMap { if case .playerNotified(let notification) = $0 { notification } else { nil } }
+        }
+
+        /// Returns once the heartbeats sent so far are `expected`, as the service receives them.
+        func waitForEvents(_ expected: [String]) async throws {
+            try await client.sent.wait { Self.events(in: $0) == expected }
+        }
+
+        /// Returns once the player was told `expected`.
+        func waitForNotifications(_ expected: [PlayerNotification]) async throws {
+            try await published.wait { Self.notifications(in: $0) == expected }
         }
 
         /// Waits until the reporter sleeps until `instant`, then moves time there.
         func advance(to instant: Milliseconds) async throws {
-            try await eventually("a sleep until \(instant)") { time.sleepers.contains(instant) }
+            try await time.waitForSleeper(until: instant)
             time.advance(to: instant)
         }
     }
 
+    /// Returns the reporter once it ended: what it sent then is all it ever sends.
+    @discardableResult
     static func running(
         _ script: [String: [ScriptedHTTPClient.Answer]], quiet: Bool = false, _ configure: (inout HeartbeatSettings) -> Void = { _ in },
         _ body: (Running) async throws -> Void
-    ) async throws {
+    ) async throws -> Running {
         var settings = HeartbeatSettings()
         settings.endpoint = endpoint
         settings.concurrencyEndpoint = nil
@@ -76,6 +92,7 @@ import Testing
             reporter.finish()
             try await group.waitForAll()
         }
+        return running
     }
 
     @Test func itSendsAtTheCadenceWithTheTokenAndTheHeaders() async throws {
@@ -83,14 +100,14 @@ import Testing
             let start = running.time.now
             running.load(HeartbeatOptions(flag: true, token: "secret", freq: 10_000, contentID: "c1"))
             running.tick(Self.t0)
-            try await eventually("start") { running.events == ["start"] }
+            try await running.waitForEvents(["start"])
             let first = running.client.sent.all[0]
             #expect(first.headers.map(\.name) == ["Content-Type", "X-Heartbeat-Token", "X-Tenant"])
             #expect(first.headers.first { $0.name == "X-Heartbeat-Token" }?.value == "secret")
             try await running.advance(to: start + 10_000)
-            try await eventually("progress") { running.events == ["start", "progress"] }
+            try await running.waitForEvents(["start", "progress"])
             try await running.advance(to: start + 20_000)
-            try await eventually("progress") { running.events == ["start", "progress", "progress"] }
+            try await running.waitForEvents(["start", "progress", "progress"])
             // The answer reaches the reporter after the service has the request.
             try await eventually("the third answer counted") { await running.reporter.status().counters["sent"] == 3 }
             let status = await running.reporter.status()
@@ -100,18 +117,18 @@ import Testing
             #expect(status.counters["sent"] == 3)
             #expect(status.details["nextDue"] == UTCTime.format(start + 30_000 + running.time.wallNow - running.time.now))
             running.send(.sessionEnded(sessionID: "s1"))
-            try await eventually("stop") { running.events.last == "stop" }
+            try await running.client.sent.wait { Running.events(in: $0).last == "stop" }
         }
     }
 
     @Test func twoFailuresStopALivePlaybackAndTellTheHub() async throws {
-        try await Self.running([Self.endpoint: [.status(503), .error(.timedOut), .status(200)]]) { running in
+        let ended = try await Self.running([Self.endpoint: [.status(503), .error(.timedOut), .status(200)]]) { running in
             let start = running.time.now
             running.load(HeartbeatOptions(flag: true, contentID: "c1"))
             running.tick(Self.t0)
-            try await eventually("start") { running.events == ["start"] }
+            try await running.waitForEvents(["start"])
             try await running.advance(to: start + 60_000)
-            try await eventually("the stop") { running.notifications == [.stopPlayback(.heartbeatFailures)] }
+            try await running.waitForNotifications([.stopPlayback(.heartbeatFailures)])
             let status = await running.reporter.status()
             #expect(status.state == "stopped")
             #expect(status.failuresInARow == 2)
@@ -120,9 +137,8 @@ import Testing
             #expect(status.details["nextDue"] == nil)
             running.time.advance(to: start + 600_000)
             running.send(.sessionEnded(sessionID: "s1"))
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(running.events == ["start", "progress"])
         }
+        #expect(ended.events == ["start", "progress"], "a stopped playback sends nothing more, its end included")
     }
 
     @Test func aVODPlaybackIsWarnedAboutAndGoesOn() async throws {
@@ -131,11 +147,9 @@ import Testing
             running.load(HeartbeatOptions(flag: true, contentID: "c1"), streamType: .vod)
             running.tick(5_000, timeline: .mediaTime)
             try await running.advance(to: start + 60_000)
-            try await eventually("the warning") {
-                running.published.all.contains { if case .heartbeatFailing(2, "HTTP 500") = $0 { true } else { false } }
-            }
+            try await running.published.wait { $0.contains { if case .heartbeatFailing(2, "HTTP 500") = $0 { true } else { false } } }
             try await running.advance(to: start + 120_000)
-            try await eventually("a third heartbeat") { running.events == ["start", "progress", "progress"] }
+            try await running.waitForEvents(["start", "progress", "progress"])
             try await eventually("its success recorded") { await running.reporter.status().failuresInARow == 0 }
             #expect(running.notifications.isEmpty)
         }
@@ -147,22 +161,21 @@ import Testing
             let start = running.time.now
             running.load(HeartbeatOptions(flag: true, contentID: "c1"))
             running.tick(Self.t0)
-            try await eventually("the blackout") { running.notifications == [.blackout(.deny, blackoutURL: "https://s.example/b")] }
+            try await running.waitForNotifications([.blackout(.deny, blackoutURL: "https://s.example/b")])
             try await running.advance(to: start + 5_000)
-            try await eventually("progress") { running.events == ["start", "progress"] }
+            try await running.waitForEvents(["start", "progress"])
         }
     }
 
     @Test func noStreamLeftStopsAtLoad() async throws {
         let concurrency = HeartbeatHarness.concurrency
-        try await Self.running([concurrency: [.status(409)]], { $0.concurrencyEndpoint = concurrency }) { running in
+        let ended = try await Self.running([concurrency: [.status(409)]], { $0.concurrencyEndpoint = concurrency }) { running in
             running.load(HeartbeatOptions(flag: true, contentID: "c1"))
-            try await eventually("the stop") { running.notifications == [.stopPlayback(.concurrencyLimit)] }
+            try await running.waitForNotifications([.stopPlayback(.concurrencyLimit)])
             running.tick(Self.t0)
             running.send(.sessionEnded(sessionID: "s1"))
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(running.events == ["concurrency start"])
         }
+        #expect(ended.events == ["concurrency start"], "no heartbeat for a playback refused a stream")
     }
 
     @Test func quietSendsNothingAndCountsItNotSent() async throws {
@@ -170,7 +183,7 @@ import Testing
             running.load(HeartbeatOptions(flag: true, contentID: "c1", liveEndTime: Self.t0, liveEventType: .regular))
             running.tick(Self.t0)
             // Decided from the playhead, not the service: the player is told even when quiet.
-            try await eventually("the stop") { running.notifications == [.stopPlayback(.liveEventEnd)] }
+            try await running.waitForNotifications([.stopPlayback(.liveEventEnd)])
             #expect(running.client.sent.count == 0)
             #expect(await running.reporter.status().counters["notSent"] == 1)
         }
@@ -182,7 +195,7 @@ import Testing
             await running.reporter.setEnabled(false)
             running.load(HeartbeatOptions(flag: true, contentID: "c1", liveEndTime: Self.t0, liveEventType: .regular))
             running.tick(Self.t0)
-            try await eventually("the start decided") { running.time.sleepers.contains(start + 60_000) }
+            try await running.time.waitForSleeper(until: start + 60_000)
             #expect(running.client.sent.count == 0)
             #expect(running.notifications.isEmpty)
             let status = await running.reporter.status()
@@ -190,7 +203,7 @@ import Testing
             #expect(status.state == "reporting")
             await running.reporter.setEnabled(true)
             try await running.advance(to: start + 60_000)
-            try await eventually("progress") { running.events == ["progress"] }
+            try await running.waitForEvents(["progress"])
         }
     }
 
@@ -198,10 +211,10 @@ import Testing
         try await Self.running([Self.endpoint: [.status(200)]], { $0.recordBookmark = true }) { running in
             running.load(HeartbeatOptions(flag: true, contentID: "c1"), streamType: .vod)
             running.tick(95_000, timeline: .mediaTime, contentPosition: 65_000)
-            try await eventually("the bookmark") { running.bookmarks.saved == ["c1": 65_000] }
+            try await running.bookmarks.wait(untilSaved: ["c1": 65_000])
             running.tick(100_000, timeline: .mediaTime, contentPosition: 70_000)
             running.send(.sessionEnded(sessionID: "s1"))
-            try await eventually("the last bookmark") { running.bookmarks.saved == ["c1": 70_000] }
+            try await running.bookmarks.wait(untilSaved: ["c1": 70_000])
             #expect(running.bookmarks.resumePosition(for: HeartbeatOptions(flag: true, contentID: "c1")) == 70)
             #expect(running.bookmarks.resumePosition(for: HeartbeatOptions(flag: true, contentID: "c2")) == nil)
         }
@@ -211,11 +224,11 @@ import Testing
         try await Self.running([Self.endpoint: [.status(200), .held(200)]]) { running in
             running.load(HeartbeatOptions(flag: true, contentID: "c1"))
             running.tick(Self.t0)
-            try await eventually("start") { running.events == ["start"] }
+            try await running.waitForEvents(["start"])
             // The daemon finishes without ending the session: the reporter ends the playback itself,
             // and gives up on the held stop when the drain timeout passes.
             running.reporter.finish()
-            try await eventually("stop") { running.events == ["start", "stop"] }
+            try await running.waitForEvents(["start", "stop"])
             try await running.advance(to: running.time.now + 5_000)
         }
     }
@@ -224,10 +237,10 @@ import Testing
         try await Self.running([Self.endpoint: [.held(200), .status(200)]]) { running in
             running.load(HeartbeatOptions(flag: true, contentID: "c1"))
             running.tick(Self.t0)
-            try await eventually("start held") { running.events == ["start"] }
+            try await running.waitForEvents(["start"])
             for offset in 0..<Milliseconds(HeartbeatReporter.maxWaiting + 10) { running.tick(Self.t0 + offset) }
             running.client.release()
-            try await eventually("the ticks handled") { running.time.sleepers.contains(running.time.now + 60_000) }
+            try await running.time.waitForSleeper(until: running.time.now + 60_000)
             #expect(await running.reporter.status().counters["dropped"] == 10)
         }
     }

@@ -51,9 +51,9 @@ import Testing
         try await harness.running {
             harness.reporter.receive(MediaFixture.load())
             harness.reporter.receive(.playerEventObserved(.play))
-            try await eventually("sessionStart and play") { harness.client.sent.count == 2 }
+            try await harness.client.sent.wait { $0.count == 2 }
             harness.time.advance(by: 10_000)
-            try await eventually("the first ping") { harness.client.sent.count == 3 }
+            try await harness.client.sent.wait { $0.count == 3 }
         }
         #expect(harness.sentTypes == ["sessionStart", "play", "ping", "sessionEnd"])
         #expect(harness.client.requests.all == [Self.sessions, Self.events, Self.events, Self.events])
@@ -82,7 +82,7 @@ import Testing
             harness.reporter.receive(MediaFixture.load())
             harness.reporter.receive(.playerEventObserved(.play))
             harness.reporter.receive(.playerEventObserved(.pause))
-            try await eventually("the resumed session's play") { harness.client.sent.count == 5 }
+            try await harness.client.sent.wait { $0.count == 5 }
         }
         #expect(harness.sentTypes == ["sessionStart", "play", "pauseStart", "sessionStart", "pauseStart", "sessionEnd"])
         let resumed = try harness.body(3)
@@ -94,11 +94,11 @@ import Testing
         try await harness.running {
             harness.reporter.receive(MediaFixture.load())
             harness.reporter.receive(.playerEventObserved(.play))
-            try await eventually("the failed play") { harness.client.sent.count == 2 }
+            try await harness.client.sent.wait { $0.count == 2 }
             try await eventually("its failure recorded") { await harness.reporter.status().failuresInARow == 1 }
             // The first retry waits at most the backoff's base, 1 s.
             harness.time.advance(by: 1_000)
-            try await eventually("the retried play") { harness.client.sent.count == 3 }
+            try await harness.client.sent.wait { $0.count == 3 }
         }
         #expect(harness.sentTypes.prefix(3) == ["sessionStart", "play", "play"])
         #expect(harness.client.sent.all[1].body == harness.client.sent.all[2].body)
@@ -122,16 +122,16 @@ import Testing
         try await harness.running {
             harness.reporter.receive(MediaFixture.load())
             harness.reporter.receive(.playerEventObserved(.play))
-            try await eventually("sessionStart and play") { harness.client.sent.count == 2 }
+            try await harness.client.sent.wait { $0.count == 2 }
             await harness.reporter.setEnabled(false)
-            try await eventually("sessionEnd") { harness.client.sent.count == 3 }
+            try await harness.client.sent.wait { $0.count == 3 }
             harness.reporter.receive(.playerEventObserved(.pause))
             harness.reporter.receive(.playerEventObserved(.play))
             harness.time.advance(by: 60_000)
             #expect(await harness.reporter.status().state == "disabled")
             await harness.reporter.setEnabled(true)
             harness.reporter.receive(MediaFixture.tick(position: 4))
-            try await eventually("the new session") { harness.client.sent.count == 5 }
+            try await harness.client.sent.wait { $0.count == 5 }
         }
         #expect(harness.sentTypes == ["sessionStart", "play", "sessionEnd", "sessionStart", "play", "sessionEnd"])
     }
@@ -158,14 +158,10 @@ import Testing
         try await harness.running {
             harness.reporter.receive(MediaFixture.load())
             harness.reporter.receive(.playerEventObserved(.play))
-            try await eventually("the first try") { harness.client.sent.count == 1 }
+            try await harness.client.sent.wait { $0.count == 1 }
             harness.reporter.finish()
-            while await harness.reporter.status().state != "draining" { try await Task.sleep(for: .milliseconds(2)) }
-            // Retries go on failing until the drain timeout passes.
-            for _ in 0..<12 {
-                harness.time.advance(by: 500)
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            // Retries go on failing until the drain timeout passes: time jumps there.
+            harness.time.advance(by: 5_000)
         }
         #expect(await harness.reporter.status().state == "draining")
         #expect(await harness.reporter.status().counters["queued"] == 3)

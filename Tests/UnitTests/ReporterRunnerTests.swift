@@ -103,7 +103,7 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await runner.run() }
             runner.receive(.lineRejected(reason: "0"))
-            try await eventually("the first effect under way") { edge.started.count == 1 }
+            try await edge.started.wait { $0.count == 1 }
             // The first is taken; the queue holds the next maxWaiting, and five find it full.
             for number in 1...(ReporterRunner<Edge>.maxWaiting + 5) { runner.receive(.lineRejected(reason: "\(number)")) }
             await runner.setEnabled(false)
@@ -125,7 +125,7 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await runner.run() }
             try await start()
-            try await eventually("a sleep until the deadline") { time.sleepers.contains(time.now + 5_000) }
+            try await time.waitForSleeper(until: time.now + 5_000)
             time.advance(by: 5_000)
             try await group.waitForAll()
         }
@@ -138,7 +138,7 @@ import Testing
         try await Self.runPastTheDrainDeadline(runner, time: time) {
             runner.finish()
             // The end's effect waits at the edge until the drain deadline.
-            try await eventually("the end's effect under way") { edge.started.all == [-1] }
+            try await edge.started.wait { $0 == [-1] }
         }
         #expect(edge.cancelled.all == [-1])
         let status = await runner.status()
@@ -152,7 +152,7 @@ import Testing
         let runner = Self.runner(edge, time: time)
         try await Self.runPastTheDrainDeadline(runner, time: time) {
             runner.receive(.lineRejected(reason: "1"))
-            try await eventually("the effect under way") { edge.started.all == [1] }
+            try await edge.started.wait { $0 == [1] }
             runner.finish()
         }
         #expect(edge.cancelled.all == [1])

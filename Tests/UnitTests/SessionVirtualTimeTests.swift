@@ -33,20 +33,18 @@ import BeaconTesting
             let first = await daemon.statusReport()
             #expect(first.state == "initializing" && first.initFailures == 1)
             #expect(first.nextInitAt == time.wallNow + 1_000, "the first retry waits the backoff's ceiling, 1 s")
-            try await eventually("the daemon asleep until the retry") { time.sleepers == [start + 1_000] }
+            try await time.waitForSleepers { $0 == [start + 1_000] }
             #expect(client.requestCount(Self.mediaURL) == 1, "nothing is retried before the time comes")
 
             time.advance(by: 999)
             #expect(time.sleepers == [start + 1_000])
             time.advance(by: 1)
-            try await eventually("the second attempt to fail") { time.sleepers == [start + 3_000] }
+            try await time.waitForSleepers { $0 == [start + 3_000] }
             #expect(client.requestCount(Self.mediaURL) == 2)
             #expect(await daemon.statusReport().initFailures == 2)
 
             time.advance(to: start + 3_000)
-            try await eventually("the session ready") {
-                observed.notifications.all.contains { if case .sessionReady = $0 { true } else { false } }
-            }
+            try await observed.notifications.wait { $0.contains { if case .sessionReady = $0 { true } else { false } } }
             #expect(client.requestCount(Self.mediaURL) == 3)
             let report = await daemon.statusReport()
             #expect(report.initFailures == 0 && report.nextInitAt == nil)
@@ -75,7 +73,7 @@ import BeaconTesting
             // After each refresh: the failures in a row and the wait before the next.
             for (failures, wait) in [(1, 1_000), (2, 2_000), (0, 1_000), (1, 30_000), (0, 1_000)] as [(Int, Milliseconds)] {
                 expected += wait
-                try await eventually("the refresh \(client.requestCount(trackingURL)) asleep") { time.sleepers == [expected] }
+                try await time.waitForSleepers { [expected] in $0 == [expected] }
                 let report = await daemon.statusReport()
                 #expect(report.metadataFailures == failures)
                 #expect(report.nextMetadataAt == time.wallNow + expected - time.now)
@@ -101,7 +99,7 @@ import BeaconTesting
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await daemon.run() }
             await daemon.waitUntilSettled()
-            try? await eventually("the daemon asleep until the retry") { time.sleepers.count == 1 }
+            try? await time.waitForSleepers { $0.count == 1 }
             daemon.stop()
             await group.waitForAll()
         }
