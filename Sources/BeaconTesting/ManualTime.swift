@@ -4,17 +4,12 @@ import BeaconDomain
 /// A sleep returns once ``advance(to:)`` reaches its instant (at once if it has passed), or throws
 /// `CancellationError` when its task is cancelled first. Nothing waits in real time.
 package final class ManualTime: Sendable {
-    private struct Sleeper {
-        let id: Int
-        let until: Milliseconds
-        let continuation: CheckedContinuation<Void, any Error>
-    }
-
     private struct State {
         var now: Milliseconds
-        /// Wall time minus the instant: a wall-clock step changes it, the instants go on.
+        /// Wall time minus the instant.
         var wallOffset: Milliseconds
-        var sleepers: [Sleeper] = []
+        /// The instant each sleeping task waits for, by sleep.
+        var sleeping: [Int: Milliseconds] = [:]
         var nextID = 0
     }
 
@@ -36,7 +31,7 @@ package final class ManualTime: Sendable {
     }
 
     /// The instants the sleeping tasks wait for, soonest first.
-    package var sleepers: [Milliseconds] { state.value.sleepers.map(\.until).sorted() }
+    package var sleepers: [Milliseconds] { state.value.sleeping.values.sorted() }
 
     /// Returns once a task sleeps until `instant`: a test moves time on only once the sleep it
     /// means has begun. Woken as sleeps begin, never polled.
@@ -46,19 +41,16 @@ package final class ManualTime: Sendable {
 
     /// Returns once the instants the sleeping tasks wait for, soonest first, satisfy `condition`.
     package func waitForSleepers(where condition: @escaping @Sendable ([Milliseconds]) -> Bool) async throws {
-        try await state.wait { condition($0.sleepers.map(\.until).sorted()) }
+        try await state.wait { condition($0.sleeping.values.sorted()) }
     }
 
     /// Moves time on to `instant` (never back) and wakes every sleep due by then.
     package func advance(to instant: Milliseconds) {
-        let due: [Sleeper] = state.withLock { state in
+        state.withLock { state in
             state.now = max(state.now, instant)
             let now = state.now
-            let due = state.sleepers.filter { $0.until <= now }
-            state.sleepers.removeAll { $0.until <= now }
-            return due
+            state.sleeping = state.sleeping.filter { $0.value > now }
         }
-        for sleeper in due { sleeper.continuation.resume() }
     }
 
     package func advance(by duration: Milliseconds) { advance(to: now + duration) }
@@ -66,24 +58,10 @@ package final class ManualTime: Sendable {
     package func sleep(until instant: Milliseconds) async throws {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
+            if instant > state.now { state.sleeping[state.nextID] = instant }
             return state.nextID
         }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let result: Result<Void, any Error>? = state.withLock { state in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if instant <= state.now { return .success(()) }
-                    state.sleepers.append(Sleeper(id: id, until: instant, continuation: continuation))
-                    return nil
-                }
-                if let result { continuation.resume(with: result) }
-            }
-        } onCancel: {
-            let cancelled = state.withLock { state -> Sleeper? in
-                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.sleepers.remove(at: index)
-            }
-            cancelled?.continuation.resume(throwing: CancellationError())
-        }
+        defer { state.withLock { $0.sleeping[id] = nil } }
+        try await state.wait { $0.now >= instant }
     }
 }
