@@ -98,10 +98,9 @@ package struct EmbeddedDaemon {
     /// One metadata refresh of the active session ends with `outcome`; answers when the next is due.
     @discardableResult
     package mutating func refresh(_ outcome: MetadataRound.Outcome) -> Milliseconds? {
-        guard let generation = core.supervisor.phase.active?.generation, let round = core.beginMetadataRefresh(generation: generation) else {
-            return nil
-        }
-        core.metadataRequested()
+        guard let generation = core.supervisor.phase.active?.generation, let round = run({ $0.beginMetadataRefresh(generation: generation) })
+        else { return nil }
+        run { $0.metadataRequested() }
         let (now, wallNow) = (now, wallNow)
         return run { $0.metadataRefreshed(round, outcome, generation: generation, now: now, wallNow: wallNow) }
     }

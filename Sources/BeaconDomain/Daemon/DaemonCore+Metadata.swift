@@ -2,14 +2,16 @@
 /// firing what the new schedule says was played, logged and told in the order it happened.
 extension DaemonCore {
     /// A metadata refresh of the session of `generation` begins; nil once that session ended.
-    package mutating func beginMetadataRefresh(generation: Int) -> MetadataRound? {
-        guard supervisor.isCurrent(generation), let endpoints = session?.endpoints else { return nil }
-        return session?.metadata.begin(trackingURL: endpoints.trackingURL, dialect: endpoints.dialect)
+    package mutating func beginMetadataRefresh(generation: Int) -> DaemonStep<MetadataRound?> {
+        step { core in
+            guard core.supervisor.isCurrent(generation), let endpoints = core.session?.endpoints else { return nil }
+            return core.session?.metadata.begin(trackingURL: endpoints.trackingURL, dialect: endpoints.dialect)
+        }
     }
 
     /// A metadata request leaves.
-    package mutating func metadataRequested() {
-        counters.metadataFetches += 1
+    package mutating func metadataRequested() -> DaemonStep<Void> {
+        step { $0.counters.metadataFetches += 1 }
     }
 
     /// Takes what a refresh came to; answers when the next is due, nil once the session ended.

@@ -14,9 +14,11 @@ extension DaemonCore {
     }
 
     /// A session init attempt starts: the `adsParams` of the latest load, to send.
-    package mutating func initAttemptStarting(generation: Int) -> [String: String]? {
-        supervisor.initAttemptStarting(generation: generation)
-        return loadOptions.adsParams
+    package mutating func initAttemptStarting(generation: Int) -> DaemonStep<[String: String]?> {
+        step { core in
+            core.supervisor.initAttemptStarting(generation: generation)
+            return core.loadOptions.adsParams
+        }
     }
 
     /// Session init failed at `now`: when to try again, nil when the session of `generation` is no

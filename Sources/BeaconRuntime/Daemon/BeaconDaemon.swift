@@ -84,8 +84,11 @@ package actor BeaconDaemon: Service {
         (stopRequests, stopInput) = AsyncStream.makeStream()
     }
 
-    /// Feeds one event to the core, with the time, and carries out what it decided.
-    private func step<Answer>(_ event: (inout DaemonCore, _ now: Milliseconds, _ wallNow: Milliseconds) -> DaemonStep<Answer>) -> Answer {
+    /// Feeds one event to the core, with the time, and carries out what it decided: the one way in
+    /// for every event, the session and delivery runners' included.
+    func step<Answer: Sendable>(
+        _ event: @Sendable (inout DaemonCore, _ now: Milliseconds, _ wallNow: Milliseconds) -> DaemonStep<Answer>
+    ) -> Answer {
         let decided = event(&core, time.now(), time.wallNow())
         executor.carryOut(decided.actions, waiters: &waiters)
         return decided.answer
@@ -112,9 +115,11 @@ package actor BeaconDaemon: Service {
             group.cancelAll()
         }
         // Requests cancelled by the drain timeout stay due, as possible re-sends.
-        record(executor.delivery.pump.results.takeAll())
+        let ended = executor.delivery.pump.results.takeAll()
+        step { core, now, wallNow in core.requestsEnded(ended, now: now, wallNow: wallNow) }
         await journal.flush()
-        journalWrote(executor.delivery.written.takeAll())
+        let written = executor.delivery.written.takeAll()
+        step { core, _, _ in core.journalWrote(written) }
         executor.notifications.finish()
     }
 
@@ -128,7 +133,7 @@ package actor BeaconDaemon: Service {
         step { core, _, _ in core.reload(runtime) }
     }
 
-    // MARK: Sessions: the session runner's steps
+    // MARK: Sessions: the waits of the session runner, `load` and stdin
 
     /// Returns once no session is starting (see ``SessionPhase/isSettled``). Stdin waits for this,
     /// so a recorded feed piped in at once is judged against the session's metadata instead of racing it.
@@ -151,38 +156,6 @@ package actor BeaconDaemon: Service {
     }
 
     func isCurrent(_ generation: Int) -> Bool { core.supervisor.isCurrent(generation) }
-
-    func sessionStarting(mediaURL: String) -> DaemonCore.SessionSettings {
-        step { core, _, _ in core.sessionStarting(mediaURL: mediaURL) }
-    }
-
-    func initAttemptStarting(generation: Int) -> [String: String]? {
-        core.initAttemptStarting(generation: generation)
-    }
-
-    func initFailed(_ failure: SessionInitError, mediaURL: String, generation: Int) -> Milliseconds? {
-        step { core, now, _ in core.initFailed(failure, mediaURL: mediaURL, generation: generation, now: now) }
-    }
-
-    func sessionResumed(_ snapshot: SessionSnapshot, stored: [BeaconDelivery], generation: Int) -> Bool {
-        step { core, now, wallNow in core.sessionResumed(snapshot, stored: stored, generation: generation, now: now, wallNow: wallNow) }
-    }
-
-    func sessionReady(_ endpoints: SessionEndpoints, generation: Int) -> Bool {
-        step { core, _, _ in core.sessionReady(endpoints, generation: generation) }
-    }
-
-    func beginMetadataRefresh(generation: Int) -> MetadataRound? {
-        core.beginMetadataRefresh(generation: generation)
-    }
-
-    func metadataRequested() {
-        core.metadataRequested()
-    }
-
-    func metadataRefreshed(_ round: MetadataRound, _ outcome: MetadataRound.Outcome, generation: Int) -> Milliseconds? {
-        step { core, now, wallNow in core.metadataRefreshed(round, outcome, generation: generation, now: now, wallNow: wallNow) }
-    }
 
     // MARK: Input
 
@@ -212,7 +185,7 @@ package actor BeaconDaemon: Service {
         }
     }
 
-    // MARK: Delivery: the delivery runner's steps
+    // MARK: Delivery
 
     /// The delivery timer woke (or starts): reopens the journal if due, starts what is due and
     /// returns when the next retry or journal reopen is due.
@@ -222,16 +195,6 @@ package actor BeaconDaemon: Service {
         }
         let nextWake = step { core, now, _ in core.timePassed(now: now) }
         return [nextWake, journal.status.nextOpenTime].compactMap { $0 }.min()
-    }
-
-    /// Records what became of requests: one journal commit for the batch, with what starts next.
-    func record(_ batch: [(key: BeaconDelivery.Key, result: RequestResult)]) {
-        step { core, now, wallNow in core.requestsEnded(batch, now: now, wallNow: wallNow) }
-    }
-
-    /// The journal acknowledged these decisions, in the order they were taken.
-    func journalWrote(_ batch: [DeliveryEffects]) {
-        step { core, _, _ in core.journalWrote(batch) }
     }
 
     // MARK: Journal

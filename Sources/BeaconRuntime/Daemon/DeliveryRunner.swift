@@ -53,13 +53,15 @@ struct DeliveryRunner: Sendable {
 
     private func recordResults(for daemon: BeaconDaemon) async {
         while !Task.isCancelled {
-            await daemon.record(await pump.results.next())
+            let ended = await pump.results.next()
+            await daemon.step { core, now, wallNow in core.requestsEnded(ended, now: now, wallNow: wallNow) }
         }
     }
 
     private func handBackWritten(for daemon: BeaconDaemon) async {
         while !Task.isCancelled {
-            await daemon.journalWrote(await written.next())
+            let batch = await written.next()
+            await daemon.step { core, _, _ in core.journalWrote(batch) }
         }
     }
 

@@ -2,8 +2,9 @@ import BeaconDomain
 
 /// Runs the sessions the supervisor asks for, one at a time: each is resumed from the journal or
 /// initialized (again after each failure, as the supervisor decides), then its metadata is
-/// refreshed until the session ends. The daemon owns the session's state and the supervisor: the
-/// runner asks it at each step, and stops once it says the session is no longer current.
+/// refreshed until the session ends. The daemon's core owns the session's state and the
+/// supervisor: the runner sends it each step as an event, and stops once it says the session is
+/// no longer current.
 struct SessionRunner: Sendable {
     let daemon: BeaconDaemon
     /// Session init and metadata requests.
@@ -26,20 +27,24 @@ struct SessionRunner: Sendable {
 
     private func runSession(_ wanted: SessionPhase.Initializing) async {
         let generation = wanted.generation
-        let settings = await daemon.sessionStarting(mediaURL: wanted.mediaURL)
+        let settings = await daemon.step { core, _, _ in core.sessionStarting(mediaURL: wanted.mediaURL) }
         let ready: Bool
         if let snapshot = await journal.savedSession(for: wanted.mediaURL, savedSince: time.now() - settings.retention) {
             let stored = await journal.deliveries(ofSession: snapshot.endpoints.sessionKey)
-            ready = await daemon.sessionResumed(snapshot, stored: stored, generation: generation)
+            ready = await daemon.step { core, now, wallNow in
+                core.sessionResumed(snapshot, stored: stored, generation: generation, now: now, wallNow: wallNow)
+            }
         } else {
             guard let endpoints = await initialize(wanted, settings: settings) else { return }
-            ready = await daemon.sessionReady(endpoints, generation: generation)
+            ready = await daemon.step { core, _, _ in core.sessionReady(endpoints, generation: generation) }
         }
         guard ready else { return }
         await MetadataPoller(client: client, time: time, maxResponseBytes: settings.maxMetadataBytes).run(
-            begin: { await daemon.beginMetadataRefresh(generation: generation) },
-            requesting: { await daemon.metadataRequested() },
-            finished: { round, outcome in await daemon.metadataRefreshed(round, outcome, generation: generation) })
+            begin: { await daemon.step { core, _, _ in core.beginMetadataRefresh(generation: generation) } },
+            requesting: { await daemon.step { core, _, _ in core.metadataRequested() } },
+            finished: { round, outcome in
+                await daemon.step { core, now, wallNow in core.metadataRefreshed(round, outcome, generation: generation, now: now, wallNow: wallNow) }
+            })
     }
 
     /// Session init, tried again with backoff after each failure until it succeeds, or the session
@@ -52,14 +57,15 @@ struct SessionRunner: Sendable {
                 sessionID: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL), dialect: settings.dialect)
         }
         while true {
-            let adsParams = await daemon.initAttemptStarting(generation: wanted.generation)
+            let adsParams = await daemon.step { core, _, _ in core.initAttemptStarting(generation: wanted.generation) }
             let failure: SessionInitError
             do {
                 return try await SessionInitializer(client: client, dialect: settings.dialect, adsParams: adsParams).start(mediaURL: mediaURL)
             } catch {
                 failure = error
             }
-            guard !Task.isCancelled, let retryAt = await daemon.initFailed(failure, mediaURL: mediaURL, generation: wanted.generation) else {
+            let retryAt = await daemon.step { core, now, _ in core.initFailed(failure, mediaURL: mediaURL, generation: wanted.generation, now: now) }
+            guard !Task.isCancelled, let retryAt else {
                 return nil
             }
             do { try await time.sleep(until: retryAt) } catch { return nil }
