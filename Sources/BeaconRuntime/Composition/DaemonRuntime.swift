@@ -109,7 +109,8 @@ package struct DaemonRuntime: Sendable {
         let daemon = BeaconDaemon(
             configuration: options.configuration, client: client, metadataClient: metadataClient, journal: journal, time: time,
             random: random, logger: logger, announce: options.announce, notifications: hub, logLinesDropped: { logOutput.droppedLines },
-            resumePosition: { bookmarks.resumePosition(for: $0.heartbeat) }, beaconsEnabled: { beacons.isEnabled })
+            resumePosition: { [keeper = BookmarkKeeper(bookmarks)] in await keeper.resumePosition(for: $0.heartbeat) },
+            beaconsEnabled: { beacons.isEnabled })
         self.daemon = daemon
         self.reporters = reporters
         self.privacy = privacy

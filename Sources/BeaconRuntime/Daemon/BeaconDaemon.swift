@@ -27,7 +27,7 @@ package actor BeaconDaemon: Service {
     private let time: TimeSource
     private let drainTimeout: Duration
     /// The seconds a `load` replies as `resumePosition`: its content's bookmark, if any.
-    private let resumePosition: @Sendable (LoadOptions) -> Double?
+    private let resumePosition: @Sendable (LoadOptions) async -> Double?
     private let logLinesDropped: @Sendable () -> Int
     /// Logs refused lines, a few per client each second; the control protocol's tasks use it too.
     package nonisolated let refusedLines: RefusedLineLog
@@ -51,7 +51,7 @@ package actor BeaconDaemon: Service {
     ///   - announce: receives the session's JSON line when a session is ready (stdout in `run`).
     ///   - notifications: tells its subscribers what the daemon did, as it happens.
     ///   - logLinesDropped: how many log lines stderr did not take, for status.
-    ///   - resumePosition: the seconds a `load` replies as `resumePosition` (its content's bookmark), if any.
+    ///   - resumePosition: the seconds a `load` replies as `resumePosition` (its content's bookmark), if any; read off the actor.
     ///   - beaconsEnabled: whether the `beacons` reporter is enabled, read as each batch of requests
     ///     leaves; disabled, the batch is handled as in quiet mode (not sent, reporting state done).
     package init(
@@ -65,7 +65,7 @@ package actor BeaconDaemon: Service {
         announce: @escaping @Sendable (String) -> Void = { _ in },
         notifications: DaemonNotificationHub = DaemonNotificationHub(),
         logLinesDropped: @escaping @Sendable () -> Int = { 0 },
-        resumePosition: @escaping @Sendable (LoadOptions) -> Double? = { _ in nil },
+        resumePosition: @escaping @Sendable (LoadOptions) async -> Double? = { _ in nil },
         beaconsEnabled: @escaping @Sendable () -> Bool = { true }
     ) {
         core = DaemonCore(configuration: configuration, random: random)
@@ -178,7 +178,7 @@ package actor BeaconDaemon: Service {
             let result = await withCheckedContinuation { waiters.waitForLoad(generation: generation, $0) }
             switch result {
             case .success(let endpoints):
-                return endpoints.announcement(resumePosition: resumePosition(options))
+                return endpoints.announcement(resumePosition: await resumePosition(options))
             case .failure(let error):
                 return ControlReply.errorLine(error.reason)
             }

@@ -20,7 +20,7 @@ extension ReporterRunner where Edge == HeartbeatEdge {
     ) {
         self.init(
             core: HeartbeatReporting(tracker: HeartbeatTracker(settings: settings, deviceID: deviceID)),
-            edge: HeartbeatEdge(settings: settings, client: client, time: time, logger: logger, bookmarks: bookmarks),
+            edge: HeartbeatEdge(settings: settings, client: client, time: time, logger: logger, bookmarks: BookmarkKeeper(bookmarks)),
             time: time, random: random, logger: logger, drainTimeout: drainTimeout, quiet: quiet, publish: publish)
     }
 }
@@ -31,7 +31,7 @@ package struct HeartbeatEdge: ReporterEdge {
     let client: any HTTPClient
     let time: TimeSource
     let logger: Logger
-    let bookmarks: any BookmarkStore
+    let bookmarks: BookmarkKeeper
 
     package var name: ReporterName { .heartbeat }
 
@@ -41,7 +41,7 @@ package struct HeartbeatEdge: ReporterEdge {
             return await send(request, quiet: quiet)
         case .saveBookmark(let contentID, let position):
             do throws(JournalError) {
-                try bookmarks.saveBookmark(contentID: contentID, position: position, savedAt: time.wallNow())
+                try await bookmarks.save(contentID: contentID, position: position, savedAt: time.wallNow())
                 return Performed(answer: nil)
             } catch {
                 logger.error("heartbeat bookmark not kept contentId=\(contentID) reason=\"\(error.reason)\"")
