@@ -14,7 +14,7 @@ public enum StandardAd {
     ]
 
     /// Where an event of `type` starts in an ad of `duration`.
-    public static func offset(of type: TrackingEventType, duration: Milliseconds) -> Milliseconds {
+    package static func offset(of type: TrackingEventType, duration: Milliseconds) -> Milliseconds {
         switch type {
         case .firstQuartile: duration / 4
         case .midpoint: duration / 2

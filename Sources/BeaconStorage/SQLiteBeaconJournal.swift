@@ -22,7 +22,7 @@ import Foundation
 /// after a reboot moves the rows of the earlier boot to this one's clock (``JournalSchema/rebaseDeliveries``).
 public final class SQLiteBeaconJournal: BeaconJournal {
     /// The journal file.
-    public let path: String
+    package let path: String
     private let directory: String
     private let database: SQLiteDatabase
     private let time: TimeSource
@@ -34,9 +34,9 @@ public final class SQLiteBeaconJournal: BeaconJournal {
 
     /// Opens the journal in `directory`, creating the directory (0700) and the file (0600) when
     /// missing, and its tables in a new file. `beaconMaxAge` bounds the age given to a due delivery
-    /// of an earlier boot, so that it gets at least one attempt.
-    public convenience init(directory: String, time: TimeSource, beaconMaxAge: Milliseconds = RetryPolicy().maxAge) throws(JournalError) {
-        try self.init(directory: directory, time: time, beaconMaxAge: beaconMaxAge, busyTimeoutMilliseconds: 5000)
+    /// of an earlier boot, so that it gets at least one attempt (the default max age without one).
+    public convenience init(directory: String, time: TimeSource, beaconMaxAge: Milliseconds? = nil) throws(JournalError) {
+        try self.init(directory: directory, time: time, beaconMaxAge: beaconMaxAge ?? RetryPolicy().maxAge, busyTimeoutMilliseconds: 5000)
     }
 
     /// `busyTimeoutMilliseconds`: how long a statement waits for a lock another process holds
@@ -167,7 +167,7 @@ public final class SQLiteBeaconJournal: BeaconJournal {
         }
     }
 
-    public func unfinishedDeliveries() throws(JournalError) -> [BeaconDelivery] {
+    package func unfinishedDeliveries() throws(JournalError) -> [BeaconDelivery] {
         try perform("reading the unfinished deliveries") { () throws(SQLiteError) in
             try database.withStatement(Self.selectUnfinished) { statement throws(SQLiteError) in
                 try Self.deliveries(from: statement)
@@ -175,7 +175,7 @@ public final class SQLiteBeaconJournal: BeaconJournal {
         }
     }
 
-    public func deliveries(ofSession sessionKey: String) throws(JournalError) -> [BeaconDelivery] {
+    package func deliveries(ofSession sessionKey: String) throws(JournalError) -> [BeaconDelivery] {
         try perform("reading the deliveries of session \(sessionKey)") { () throws(SQLiteError) in
             try database.withStatement(Self.selectOfSession) { statement throws(SQLiteError) in
                 try statement.bind(sessionKey, at: 1)
@@ -186,7 +186,7 @@ public final class SQLiteBeaconJournal: BeaconJournal {
 
     /// When `sessionID` is nil or empty (no `sessid`), only the media URL is matched; when it is
     /// given, only the session id is: another session of the same stream is not this one.
-    public func session(sessionID: String?, mediaURL: String, savedSince: Milliseconds) throws(JournalError) -> SessionSnapshot? {
+    package func session(sessionID: String?, mediaURL: String, savedSince: Milliseconds) throws(JournalError) -> SessionSnapshot? {
         let byID = sessionID.flatMap { $0.isEmpty ? nil : $0 }
         let json = try perform("looking up the saved session") { () throws(SQLiteError) in
             try database.withStatement(byID == nil ? Self.selectSessionByMediaURL : Self.selectSessionByID) {
@@ -206,7 +206,7 @@ public final class SQLiteBeaconJournal: BeaconJournal {
 
     /// A session with no session id counts as having unfinished deliveries while any delivery
     /// without a session id is unfinished.
-    public func prune(before cutoff: Milliseconds) throws(JournalError) {
+    package func prune(before cutoff: Milliseconds) throws(JournalError) {
         // Some known rows are deleted now; the others are found again by key on their next save.
         rowIDs = [:]
         try perform("pruning the journal") { () throws(SQLiteError) in

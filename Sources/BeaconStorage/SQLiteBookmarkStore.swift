@@ -7,15 +7,15 @@ import Synchronization
 ///
 /// The connection opens at the first use, once the journal has made its tables, and again after
 /// a failure; a failure is thrown as a ``JournalError``, never a crash.
-public final class SQLiteBookmarkStore: BookmarkStore {
+package final class SQLiteBookmarkStore: BookmarkStore {
     private let directory: String
     private let connection = Mutex<SQLiteDatabase?>(nil)
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
-    public func saveBookmark(contentID: String, position: Milliseconds, savedAt: Milliseconds) throws(JournalError) {
+    package func saveBookmark(contentID: String, position: Milliseconds, savedAt: Milliseconds) throws(JournalError) {
         try perform("saving a bookmark") { database throws(SQLiteError) in
             try database.withStatement(JournalSchema.saveBookmark) { statement throws(SQLiteError) in
                 try statement.bind(contentID, at: 1)
@@ -26,7 +26,7 @@ public final class SQLiteBookmarkStore: BookmarkStore {
         }
     }
 
-    public func bookmark(contentID: String) throws(JournalError) -> Milliseconds? {
+    package func bookmark(contentID: String) throws(JournalError) -> Milliseconds? {
         try perform("reading a bookmark") { database throws(SQLiteError) in
             try database.withStatement(JournalSchema.selectBookmark) { statement throws(SQLiteError) in
                 try statement.bind(contentID, at: 1)

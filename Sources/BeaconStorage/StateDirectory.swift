@@ -4,13 +4,13 @@ import Glibc
 #endif
 
 /// Where the journal lives when `--state-dir` is not given.
-public enum StateDirectory {
+package enum StateDirectory {
     /// The system daemon's state: systemd's `StateDirectory=beaconctl`.
-    public static let system = "/var/lib/beaconctl"
+    package static let system = "/var/lib/beaconctl"
 
     /// `$STATE_DIRECTORY` under systemd; else ``system`` for root; else `$XDG_STATE_HOME/beaconctl`
     /// when it is absolute; else `$HOME/.local/state/beaconctl`; else `/tmp/beaconctl-<uid>/state`.
-    public static func standard(environment: [String: String], userID: UInt32 = getuid()) -> String {
+    package static func standard(environment: [String: String], userID: UInt32 = getuid()) -> String {
         // systemd lists one directory per StateDirectory= entry, colon-separated.
         if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first {
             return String(state)

@@ -10,24 +10,24 @@ import Synchronization
 /// Two daemons on one journal would each send the other's due deliveries. The kernel drops the
 /// lock when the process ends, however it ends, so a kill -9 leaves no stale lock. The file holds
 /// the holder's PID, for the message of the daemon refused.
-public final class StateDirectoryLock: Sendable {
-    public static let fileName = "daemon.lock"
+package final class StateDirectoryLock: Sendable {
+    package static let fileName = "daemon.lock"
     /// `EX_CANTCREAT` (sysexits.h): the exit status of a daemon whose state directory is taken.
-    public static let exitStatus: Int32 = 73
+    package static let exitStatus: Int32 = 73
 
-    public let directory: String
+    package let directory: String
     /// The locked file's descriptor, once locked; never closed, so the lock lasts as long as the process.
     private let descriptor = Mutex<Int32?>(nil)
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
-    public var path: String { directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName }
+    package var path: String { directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName }
 
     /// Takes the lock, creating the directory (0700) and the file (0600) when missing; does nothing
     /// once this process holds it.
-    public func acquire() throws(StateDirectoryLockError) {
+    package func acquire() throws(StateDirectoryLockError) {
         try descriptor.withLock { (held: inout Int32?) throws(StateDirectoryLockError) in
             guard held == nil else { return }
             held = try lock()

@@ -1,6 +1,6 @@
 extension DaemonNotification {
     /// What the heartbeat tracker reads of this notification, or nil when it reads nothing of it.
-    public var heartbeatInput: HeartbeatInput? {
+    package var heartbeatInput: HeartbeatInput? {
         switch self {
         case .playbackLoaded(_, let options): .loaded(options.heartbeat, streamType: options.content?.streamType)
         case .sessionReady(let endpoints): .sessionReady(sessionID: endpoints.sessionID)

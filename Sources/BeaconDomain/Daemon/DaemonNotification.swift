@@ -1,7 +1,7 @@
 /// Something the daemon did, as it happens: the one stream that the event history, metrics,
 /// systemd status, the demo's screen and tests all read, each a subscriber of the
 /// ``DaemonNotificationHub``.
-public enum DaemonNotification: Sendable {
+package enum DaemonNotification: Sendable {
     /// Session init began for this stream.
     case sessionStarting(mediaURL: String)
     case sessionReady(SessionEndpoints)

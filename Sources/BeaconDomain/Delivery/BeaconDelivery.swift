@@ -3,17 +3,17 @@ public struct BeaconDelivery: Sendable, Equatable, Codable {
     /// What identifies a delivery across restarts.
     public struct Key: Hashable, Sendable, Codable {
         /// The session key: the session's `sessid`, or its media URL when the stream carries none.
-        public var sessionKey: String
+        package var sessionKey: String
         public var adBreakID: String
-        public var adID: String
-        public var event: TrackingEventType
+        package var adID: String
+        package var event: TrackingEventType
         /// The tracking event's start time (program time).
-        public var eventStart: Milliseconds
+        package var eventStart: Milliseconds
         /// The signaling URL as the metadata gives it (macros unexpanded): what identifies it.
-        public var url: String
+        package var url: String
         /// 0 for an event that fires once; the firing time for one that fires on every
         /// player or user action (pause, mute...), so each of those is its own delivery.
-        public var occurrence: Milliseconds
+        package var occurrence: Milliseconds
 
         // The wire names, as documents and earlier releases spell them.
         enum CodingKeys: String, CodingKey { case sessionKey = "sessionID", adBreakID = "podID", adID, event, eventStart, url, occurrence }
@@ -43,32 +43,32 @@ public struct BeaconDelivery: Sendable, Equatable, Codable {
         /// Given up: a status that is not retried, a refused URL, or older than the beacon max age.
         case failed
 
-        public var isFinished: Bool { self == .delivered || self == .failed }
+        package var isFinished: Bool { self == .delivered || self == .failed }
     }
 
-    public var key: Key
+    package var key: Key
     /// The URL its requests go to: the signaling URL with its macros expanded once, when the
     /// delivery was made, so that a retry or a resend after a restart is the same request.
-    public var sentURL: String
+    package var sentURL: String
     /// Where the tracking event sits in the session's schedule.
-    public var reference: EventReference
-    public var state: State
+    package var reference: EventReference
+    package var state: State
     /// Requests started so far.
-    public var attempts: Int
+    package var attempts: Int
     /// The HTTP status of the last answer, if there was one.
-    public var lastStatus: Int?
+    package var lastStatus: Int?
     /// Why the last attempt did not deliver, or why the delivery was given up.
-    public var lastError: String?
+    package var lastError: String?
     /// When the tracking event became due (an instant of the monotonic clock, as every time here):
     /// retries give up `beacon-max-age` after it.
-    public var dueAt: Milliseconds
+    package var dueAt: Milliseconds
     /// The earliest time of the next request.
-    public var nextAttemptAt: Milliseconds
+    package var nextAttemptAt: Milliseconds
     /// When the state last changed; retention counts from here.
-    public var updatedAt: Milliseconds
+    package var updatedAt: Milliseconds
     /// Whether a request was on the wire when the daemon stopped: the next one may repeat a
     /// request the server already received (the one duplicate that cannot be ruled out).
-    public var resend: Bool
+    package var resend: Bool
 
     public init(
         key: Key, sentURL: String? = nil, reference: EventReference, state: State = .due, attempts: Int = 0, lastStatus: Int? = nil,
@@ -92,7 +92,7 @@ public struct BeaconDelivery: Sendable, Equatable, Codable {
 extension ReportingState {
     /// The reporting state of a fired tracking event, from the deliveries of its signaling URLs:
     /// connecting while any is due or in flight, done when all were delivered, else failed.
-    public init(deliveries: some Collection<BeaconDelivery>) {
+    package init(deliveries: some Collection<BeaconDelivery>) {
         if deliveries.contains(where: { !$0.state.isFinished }) {
             self = .connecting
         } else if deliveries.allSatisfy({ $0.state == .delivered }) {

@@ -1,12 +1,12 @@
 /// The greppable `BEACON` line of one request: always ad break, ad, event, URL, status and latency
 /// (`-` when there was no HTTP answer), and the attempt and reason when it did not deliver.
-public struct BeaconLogLine: Sendable, Equatable {
+package struct BeaconLogLine: Sendable, Equatable {
     /// A request that did not deliver is a warning; one delivered (or not sent, quiet) is not.
-    public var isWarning: Bool
-    public var text: String
+    package var isWarning: Bool
+    package var text: String
 
     /// The line of `result`, which left `delivery` as it stands, at `now`.
-    public init(_ result: RequestResult, of delivery: BeaconDelivery, now: Milliseconds) {
+    package init(_ result: RequestResult, of delivery: BeaconDelivery, now: Milliseconds) {
         let key = delivery.key
         var line = "pod=\(key.adBreakID) ad=\(key.adID) event=\(key.event) url=\(key.url)"
         if case .answered(let status) = result.outcome {

@@ -1,17 +1,17 @@
 /// Requests one signaling URL and says what became of it.
-public struct BeaconSender: Sendable {
-    public var client: any HTTPClient
+package struct BeaconSender: Sendable {
+    package var client: any HTTPClient
     /// Compute everything, send nothing.
-    public var quiet: Bool
+    package var quiet: Bool
 
-    public init(client: any HTTPClient, quiet: Bool) {
+    package init(client: any HTTPClient, quiet: Bool) {
         self.client = client
         self.quiet = quiet
     }
 
     /// Requests every signaling URL at once; `report` hears what became of each, by its index in
     /// `urls`, as soon as it is known (see ``HTTPClient/send(_:reporting:)``).
-    public func send(_ urls: [String], reporting report: @escaping @Sendable (Int, RequestResult) -> Void) async {
+    package func send(_ urls: [String], reporting report: @escaping @Sendable (Int, RequestResult) -> Void) async {
         var allowed: [(index: Int, url: String)] = []
         for (index, url) in urls.enumerated() {
             if let reason = URLPolicy.refusal(of: url) {

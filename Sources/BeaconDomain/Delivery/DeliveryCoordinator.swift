@@ -7,11 +7,11 @@
 /// in one millisecond; a delivery due longer than the max age is given up; the deliveries of one
 /// firing end in one reporting state once all of them finished; draining starts what is due and
 /// lets requests finish, and once the drain timed out nothing starts.
-public struct DeliveryCoordinator: Sendable {
-    public typealias Key = BeaconDelivery.Key
+package struct DeliveryCoordinator: Sendable {
+    package typealias Key = BeaconDelivery.Key
 
     /// How far the daemon's drain went.
-    public enum Drain: Sendable, Equatable {
+    package enum Drain: Sendable, Equatable {
         case none
         /// What is due still starts; finishing the last request in flight ends the drain.
         case draining
@@ -20,14 +20,14 @@ public struct DeliveryCoordinator: Sendable {
     }
 
     /// Why a delivery is given up without a request once it has been due longer than the max age.
-    public static let maxAgeReason = "beacon max age passed before it could be sent"
+    package static let maxAgeReason = "beacon max age passed before it could be sent"
     /// Finished deliveries are forgotten past retention at most this often.
-    public static let pruneInterval: Milliseconds = 5 * 60_000
+    package static let pruneInterval: Milliseconds = 5 * 60_000
 
     /// Every delivery: due, in flight, and finished ones until pruned.
-    public private(set) var queue: DeliveryQueue
-    public private(set) var retryPolicy: RetryPolicy
-    public private(set) var drain = Drain.none
+    package private(set) var queue: DeliveryQueue
+    package private(set) var retryPolicy: RetryPolicy
+    package private(set) var drain = Drain.none
     /// The occurrence of the last repeatable firing, so two in the same millisecond stay two
     /// deliveries. On the wall clock: it names the firing in the journal, across boots, and
     /// schedules nothing.
@@ -36,23 +36,23 @@ public struct DeliveryCoordinator: Sendable {
     private var lastResults: [Key: RequestResult] = [:]
     private var lastPruneAt: Milliseconds?
 
-    public init(queue: DeliveryQueue, retryPolicy: RetryPolicy) {
+    package init(queue: DeliveryQueue, retryPolicy: RetryPolicy) {
         self.queue = queue
         self.retryPolicy = retryPolicy
     }
 
     /// Whether the drain left no request in flight.
-    public var isDrained: Bool { drain != .none && queue.inFlightCount == 0 }
+    package var isDrained: Bool { drain != .none && queue.inFlightCount == 0 }
 
     /// A settings reload: from the next look at the due deliveries on, this max age counts.
-    public mutating func setMaxAge(_ maxAge: Milliseconds) {
+    package mutating func setMaxAge(_ maxAge: Milliseconds) {
         retryPolicy.maxAge = maxAge
     }
 
     /// Fired tracking events of the session whose journal key is `sessionKey`: one delivery per
     /// signaling URL, its macros expanded once (with `context(firing)`) so every request of it is
     /// the same. A firing without signaling URLs is done at once.
-    public mutating func fire(
+    package mutating func fire(
         _ firings: [Firing], sessionKey: String, macros: MacroSettings, context: (Firing) -> MacroContext, now: Milliseconds,
         wallNow: Milliseconds, using random: inout some RandomNumberGenerator
     ) -> DeliveryEffects {
@@ -89,7 +89,7 @@ public struct DeliveryCoordinator: Sendable {
 
     /// What became of requests, in one batch: one write for all of them and what starts next.
     /// A cancelled request leaves its delivery due, as a possible re-send.
-    public mutating func record(
+    package mutating func record(
         _ results: [(key: Key, result: RequestResult)], now: Milliseconds, wallNow: Milliseconds,
         using random: inout some RandomNumberGenerator
     ) -> DeliveryEffects {
@@ -119,7 +119,7 @@ public struct DeliveryCoordinator: Sendable {
     }
 
     /// Time passed (the retry timer, a journal reopen): gives up what is too old, starts what is due.
-    public mutating func timePassed(now: Milliseconds) -> DeliveryEffects {
+    package mutating func timePassed(now: Milliseconds) -> DeliveryEffects {
         var effects = DeliveryEffects()
         finished(startDue(now: now, changed: [], into: &effects), into: &effects)
         return effects
@@ -127,25 +127,25 @@ public struct DeliveryCoordinator: Sendable {
 
     /// Unfinished deliveries read back from the journal: one in flight when the daemon stopped is
     /// due again, as a possible re-send.
-    public mutating func restore(_ deliveries: [BeaconDelivery], now: Milliseconds) -> DeliveryEffects {
+    package mutating func restore(_ deliveries: [BeaconDelivery], now: Milliseconds) -> DeliveryEffects {
         for delivery in deliveries { queue.add(delivery) }
         return timePassed(now: now)
     }
 
     /// The drain begins: what is due now still starts, requests in flight finish.
-    public mutating func beginDrain(now: Milliseconds) -> DeliveryEffects {
+    package mutating func beginDrain(now: Milliseconds) -> DeliveryEffects {
         if drain == .none { drain = .draining }
         return timePassed(now: now)
     }
 
     /// The drain timeout passed: nothing starts any more.
-    public mutating func drainTimedOut() {
+    package mutating func drainTimedOut() {
         drain = .timedOut
     }
 
     /// Forgets finished deliveries past `retention`, at most every ``pruneInterval``; returns the
     /// cutoff for the journal to prune by when it is time.
-    public mutating func prune(now: Milliseconds, retention: Milliseconds) -> Milliseconds? {
+    package mutating func prune(now: Milliseconds, retention: Milliseconds) -> Milliseconds? {
         if let lastPruneAt, now - lastPruneAt < Self.pruneInterval { return nil }
         lastPruneAt = now
         let cutoff = now - retention
@@ -155,7 +155,7 @@ public struct DeliveryCoordinator: Sendable {
 
     /// The reporting states a session's deliveries leave its events in: those of the journal,
     /// overridden by those in memory, the latest firing of each event deciding.
-    public func reportingStates(ofSession sessionKey: String, stored: [BeaconDelivery]) -> [EventReference: ReportingState] {
+    package func reportingStates(ofSession sessionKey: String, stored: [BeaconDelivery]) -> [EventReference: ReportingState] {
         var deliveries = Dictionary(stored.map { ($0.key, $0) }) { _, later in later }
         for (key, delivery) in queue.deliveries where key.sessionKey == sessionKey { deliveries[key] = delivery }
         return ReportingState.ofLatestFirings(deliveries.values)

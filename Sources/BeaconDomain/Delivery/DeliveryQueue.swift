@@ -10,13 +10,13 @@
 /// ``HostSignal``) looks down: then its own backlog waits and only its oldest due delivery is
 /// tried, one request at a time; once a request reaches it again, the others follow oldest first,
 /// 2 at once, then twice as many with each answer up to `perHostLimit`. Other hosts go on meanwhile.
-public struct DeliveryQueue: Sendable {
-    public typealias Key = BeaconDelivery.Key
+package struct DeliveryQueue: Sendable {
+    package typealias Key = BeaconDelivery.Key
 
-    public let perHostLimit: Int
-    public let totalLimit: Int
+    package let perHostLimit: Int
+    package let totalLimit: Int
     /// Every delivery, finished ones included until pruned.
-    public private(set) var deliveries: [Key: BeaconDelivery] = [:]
+    package private(set) var deliveries: [Key: BeaconDelivery] = [:]
     /// The keys of each firing's deliveries, by the firing's key (a delivery key without its URL).
     private var firings: [Key: [Key]] = [:]
     /// Due deliveries, ordered by `dueAt`, then by arrival.
@@ -33,7 +33,7 @@ public struct DeliveryQueue: Sendable {
     /// The in-flight limit of hosts answering again after failures: it doubles with each answer up
     /// to `perHostLimit`, so a backlog leaves in order and not as a herd.
     private var recoveringLimits: [String: Int] = [:]
-    public private(set) var inFlightCount = 0
+    package private(set) var inFlightCount = 0
 
     /// A due delivery's place in line, with what `start` decides on, so that scanning the line
     /// looks nothing up.
@@ -47,18 +47,18 @@ public struct DeliveryQueue: Sendable {
         var waitsForHost: Bool
     }
 
-    public init(perHostLimit: Int = 6, totalLimit: Int = 32) {
+    package init(perHostLimit: Int = 6, totalLimit: Int = 32) {
         self.perHostLimit = max(perHostLimit, 1)
         self.totalLimit = max(totalLimit, 1)
     }
 
     /// Due deliveries, waiting to start or to be retried.
-    public var dueCount: Int { waiting.count }
+    package var dueCount: Int { waiting.count }
 
     /// Adds a delivery in any state; one already known by its key is left as it is.
     /// An in-flight delivery (restored after a restart) is due again, marked as a possible re-send.
     @discardableResult
-    public mutating func add(_ delivery: BeaconDelivery) -> Bool {
+    package mutating func add(_ delivery: BeaconDelivery) -> Bool {
         guard deliveries[delivery.key] == nil else { return false }
         var delivery = delivery
         if delivery.state == .inFlight {
@@ -74,14 +74,14 @@ public struct DeliveryQueue: Sendable {
     /// Makes room for `count` more deliveries at once: a burst of them is then added without
     /// rehashing every key known so far each time the tables grow (which grow geometrically from
     /// there, so reserving one at a time costs nothing).
-    public mutating func reserveCapacity(forAdding count: Int) {
+    package mutating func reserveCapacity(forAdding count: Int) {
         deliveries.reserveCapacity(deliveries.count + count)
         firings.reserveCapacity(firings.count + count)
     }
 
     /// Starts the due deliveries that may start at `now`: marks them in flight, counts the attempt
     /// and returns them, oldest first.
-    public mutating func start(now: Milliseconds) -> [BeaconDelivery] {
+    package mutating func start(now: Milliseconds) -> [BeaconDelivery] {
         // Hosts that may take a request now; the scan ends once none is left, so a backlog held
         // back by the limits costs nothing per call.
         var open = Set(waitingPerHost.keys.filter { self.mayStart(to: $0) })
@@ -123,7 +123,7 @@ public struct DeliveryQueue: Sendable {
 
     /// Records the verdict on an in-flight delivery's request and returns the delivery as it now
     /// stands; nil when the key is not in flight.
-    public mutating func finish(
+    package mutating func finish(
         _ key: Key, verdict: RetryPolicy.Verdict, result: RequestResult, now: Milliseconds
     ) -> BeaconDelivery? {
         guard var delivery = deliveries[key], delivery.state == .inFlight else { return nil }
@@ -161,7 +161,7 @@ public struct DeliveryQueue: Sendable {
 
     /// Puts an in-flight delivery whose request was cancelled back to due: the server may have
     /// received it, so its next request is a possible re-send.
-    public mutating func interrupt(_ key: Key, now: Milliseconds) -> BeaconDelivery? {
+    package mutating func interrupt(_ key: Key, now: Milliseconds) -> BeaconDelivery? {
         guard var delivery = deliveries[key], delivery.state == .inFlight else { return nil }
         release(key)
         delivery.state = .due
@@ -174,7 +174,7 @@ public struct DeliveryQueue: Sendable {
     }
 
     /// Gives up the due deliveries that became due before `cutoff`: they are not requested any more.
-    public mutating func expire(dueBefore cutoff: Milliseconds, now: Milliseconds, reason: String) -> [BeaconDelivery] {
+    package mutating func expire(dueBefore cutoff: Milliseconds, now: Milliseconds, reason: String) -> [BeaconDelivery] {
         guard let first = waiting.first, first.dueAt < cutoff else { return [] }
         var expired: [BeaconDelivery] = []
         var taken: [Int] = []
@@ -193,24 +193,24 @@ public struct DeliveryQueue: Sendable {
 
     /// The earliest time after `now` at which a waiting delivery's backoff ends, if any. Deliveries
     /// held back only by the in-flight limits start when a request finishes instead.
-    public func nextAttempt(after now: Milliseconds) -> Milliseconds? {
+    package func nextAttempt(after now: Milliseconds) -> Milliseconds? {
         waiting.lazy.map(\.nextAttemptAt).filter { $0 > now }.min()
     }
 
     /// The deliveries of one firing of a tracking event: same session, event and occurrence.
-    public func deliveries(sharingFiringWith key: Key) -> [BeaconDelivery] {
+    package func deliveries(sharingFiringWith key: Key) -> [BeaconDelivery] {
         (firings[Self.firingKey(of: key)] ?? []).compactMap { deliveries[$0] }
     }
 
     /// What the deliveries of one firing share: their key without the URL.
-    public static func firingKey(of key: Key) -> Key {
+    package static func firingKey(of key: Key) -> Key {
         var firing = key
         firing.url = ""
         return firing
     }
 
     /// Forgets finished deliveries last updated before `cutoff`.
-    public mutating func prune(finishedBefore cutoff: Milliseconds) {
+    package mutating func prune(finishedBefore cutoff: Milliseconds) {
         deliveries = deliveries.filter { !$0.value.state.isFinished || $0.value.updatedAt >= cutoff }
         firings = firings.compactMapValues { keys in
             let kept = keys.filter { deliveries[$0] != nil }

@@ -1,18 +1,18 @@
 /// One outbound HTTP request: a session init, a metadata fetch or a signaling URL.
-public struct HTTPClientRequest: Sendable, Equatable {
-    public enum Method: String, Sendable, Equatable {
+package struct HTTPClientRequest: Sendable, Equatable {
+    package enum Method: String, Sendable, Equatable {
         case get = "GET"
         case post = "POST"
     }
 
-    public var method: Method
-    public var url: String
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+    package var method: Method
+    package var url: String
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
     /// The largest response body kept; 0 discards the body (beacons), a larger body aborts the transfer.
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
 
-    public init(
+    package init(
         method: Method = .get,
         url: String,
         headers: [(name: String, value: String)] = [],
@@ -26,7 +26,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         self.maxResponseBytes = maxResponseBytes
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
             && lhs.maxResponseBytes == rhs.maxResponseBytes
             && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.value == $1.value }
@@ -34,19 +34,19 @@ public struct HTTPClientRequest: Sendable, Equatable {
 }
 
 /// What came back: the status of the last response after redirects, and where it came from.
-public struct HTTPClientResponse: Sendable, Equatable {
-    public var status: Int
+package struct HTTPClientResponse: Sendable, Equatable {
+    package var status: Int
     /// The URL of the last response, after redirects.
-    public var finalURL: String
-    public var body: [UInt8]
+    package var finalURL: String
+    package var body: [UInt8]
     /// Wall time from the start of the request to the end of the response, in milliseconds.
-    public var latencyMilliseconds: Int64
+    package var latencyMilliseconds: Int64
     /// The last response's `Retry-After` header as sent (see ``RetryAfter``), nil when it had none.
-    public var retryAfter: String?
+    package var retryAfter: String?
     /// The last response's `Location` header as sent (the Media Collection API's session), nil when it had none.
-    public var location: String?
+    package var location: String?
 
-    public init(
+    package init(
         status: Int, finalURL: String, body: [UInt8], latencyMilliseconds: Int64, retryAfter: String? = nil, location: String? = nil
     ) {
         self.status = status
@@ -57,16 +57,16 @@ public struct HTTPClientResponse: Sendable, Equatable {
         self.location = location
     }
 
-    public var isSuccess: Bool { HTTPStatus.isSuccess(status) }
+    package var isSuccess: Bool { HTTPStatus.isSuccess(status) }
 
     /// What the answer asks with `Retry-After`, by the one rule of ``HTTPStatus/requestedWait(status:retryAfter:wallNow:)``.
-    public func requestedWait(wallNow: Milliseconds) -> Milliseconds? {
+    package func requestedWait(wallNow: Milliseconds) -> Milliseconds? {
         HTTPStatus.requestedWait(status: status, retryAfter: retryAfter, wallNow: wallNow)
     }
 }
 
 /// Why a request got no HTTP response.
-public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL, or a redirect target, is not http or https.
     case unsupportedScheme(String)
     case invalidURL(String)
@@ -84,7 +84,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case transferFailed(String)
     case cancelled
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupportedScheme(let scheme): "unsupported scheme '\(scheme)' (only http and https)"
         case .invalidURL(let url): "invalid URL '\(url)'"
@@ -100,7 +100,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// Whether the failure says the URL's host itself cannot be reached now, rather than something
     /// about this one URL: only then is the host's other traffic held back.
-    public var isHostUnreachable: Bool {
+    package var isHostUnreachable: Bool {
         switch self {
         case .connectTimedOut, .connectionFailed: true
         case .unsupportedScheme, .invalidURL, .timedOut, .tooManyRedirects, .responseTooLarge, .transferFailed, .cancelled: false
@@ -109,7 +109,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// The one door to the network. The daemon only knows this protocol; libcurl sits behind it.
-public protocol HTTPClient: Sendable {
+package protocol HTTPClient: Sendable {
     func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse
 
     /// Sends every request at once and tells `report` what became of each, by its index in
@@ -125,6 +125,6 @@ public protocol HTTPClient: Sendable {
 
 /// How many connections a client keeps to one host: six, as browsers do. The delivery queue lets
 /// as many beacon requests be in flight to a host, so that each one journaled in flight is on the wire.
-public enum HostConnections {
-    public static let perHost = 6
+package enum HostConnections {
+    package static let perHost = 6
 }

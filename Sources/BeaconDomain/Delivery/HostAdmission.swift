@@ -5,7 +5,7 @@
 /// handle costs every `curl_multi_perform` and `curl_multi_poll` a visit, so a burst of 1 000
 /// beacons to one host made each step walk 994 waiting handles. A request waiting here is not on
 /// the wire: its total timeout starts when it is admitted.
-public struct HostAdmission<Item> {
+package struct HostAdmission<Item> {
     let limit: Int
     private var running: [String: Int] = [:]
     private var waiting: [String: WaitingLine] = [:]
@@ -17,12 +17,12 @@ public struct HostAdmission<Item> {
         var isEmpty: Bool { head == items.count }
     }
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(limit, 1)
     }
 
     /// Returns `item` when it may start now (it then holds one of the host's slots), or keeps it waiting.
-    public mutating func admit(_ item: Item, id: UInt64, host: String) -> Item? {
+    package mutating func admit(_ item: Item, id: UInt64, host: String) -> Item? {
         if running[host, default: 0] < limit, waiting[host]?.isEmpty ?? true {
             running[host, default: 0] += 1
             return item
@@ -32,7 +32,7 @@ public struct HostAdmission<Item> {
     }
 
     /// Frees a slot of `host`; returns the next item of that host, which takes the slot over.
-    public mutating func release(host: String) -> Item? {
+    package mutating func release(host: String) -> Item? {
         guard var line = waiting.removeValue(forKey: host), !line.isEmpty else {
             let count = running[host, default: 0] - 1
             running[host] = count > 0 ? count : nil
@@ -51,7 +51,7 @@ public struct HostAdmission<Item> {
     }
 
     /// Takes a waiting item out of its line (its transfer was cancelled); nil if none waits with `id`.
-    public mutating func removeWaiting(id: UInt64) -> Item? {
+    package mutating func removeWaiting(id: UInt64) -> Item? {
         for (host, var line) in waiting {
             guard let index = line.items[line.head...].firstIndex(where: { $0.id == id }) else { continue }
             let removed = line.items.remove(at: index).item
@@ -62,7 +62,7 @@ public struct HostAdmission<Item> {
     }
 
     /// Takes every waiting item out, in no particular order across hosts.
-    public mutating func removeAllWaiting() -> [Item] {
+    package mutating func removeAllWaiting() -> [Item] {
         defer { waiting = [:] }
         return waiting.values.flatMap { $0.items[$0.head...].map(\.item) }
     }

@@ -1,7 +1,7 @@
 /// What became of one request of a signaling URL: the value the sender produces and every
 /// delivery decision reads.
-public struct RequestResult: Sendable, Equatable {
-    public enum Outcome: Sendable, Equatable {
+package struct RequestResult: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// The server answered with this HTTP status.
         case answered(status: Int)
         /// No HTTP answer: connection, timeout or redirect trouble.
@@ -12,13 +12,13 @@ public struct RequestResult: Sendable, Equatable {
         case notSent
     }
 
-    public var url: String
-    public var outcome: Outcome
-    public var latencyMilliseconds: Int64
+    package var url: String
+    package var outcome: Outcome
+    package var latencyMilliseconds: Int64
     /// The answer's `Retry-After` header, as sent.
-    public var retryAfter: String?
+    package var retryAfter: String?
 
-    public init(url: String, outcome: Outcome, latencyMilliseconds: Int64, retryAfter: String? = nil) {
+    package init(url: String, outcome: Outcome, latencyMilliseconds: Int64, retryAfter: String? = nil) {
         self.url = url
         self.outcome = outcome
         self.latencyMilliseconds = latencyMilliseconds
@@ -26,7 +26,7 @@ public struct RequestResult: Sendable, Equatable {
     }
 
     /// Whether this URL counts as reported.
-    public var isSuccess: Bool {
+    package var isSuccess: Bool {
         switch outcome {
         case .answered(let status): HTTPStatus.isSuccess(status)
         case .notSent: true

@@ -4,17 +4,17 @@
 /// HTTP 5xx and 429 (waiting at least its `Retry-After`). Given up at once: any other status, a
 /// refused URL, a redirect loop or a redirect to another scheme. Given up in any case once the
 /// delivery has been due for `maxAge`.
-public struct RetryPolicy: Sendable, Equatable {
-    public var backoff: Backoff
+package struct RetryPolicy: Sendable, Equatable {
+    package var backoff: Backoff
     /// How long after it became due a delivery is still tried.
-    public var maxAge: Milliseconds
+    package var maxAge: Milliseconds
 
-    public init(backoff: Backoff = Backoff(), maxAge: Milliseconds = 15 * 60_000) {
+    package init(backoff: Backoff = Backoff(), maxAge: Milliseconds = 15 * 60_000) {
         self.backoff = backoff
         self.maxAge = maxAge
     }
 
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         case delivered
         /// Try again at this time (an instant of the monotonic clock, as `now`), for this reason.
         case retry(at: Milliseconds, reason: String)
@@ -25,7 +25,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The verdict on `result`, the outcome of request number `delivery.attempts`, at `now` (the
     /// monotonic instant of the delivery's times). `wallNow` is the wall clock at that moment: a
     /// `Retry-After` date is turned into a wait against it, once, and the wait counted from `now`.
-    public func verdict(
+    package func verdict(
         on result: RequestResult, of delivery: BeaconDelivery, now: Milliseconds, wallNow: Milliseconds,
         using random: inout some RandomNumberGenerator
     ) -> Verdict {
@@ -62,7 +62,7 @@ public struct RetryPolicy: Sendable, Equatable {
     static let lateStart: Milliseconds = 10_000
 
     /// Due deliveries that became due before this time are given up without a request.
-    public func expiryCutoff(now: Milliseconds) -> Milliseconds {
+    package func expiryCutoff(now: Milliseconds) -> Milliseconds {
         now - maxAge - Self.lateStart
     }
 

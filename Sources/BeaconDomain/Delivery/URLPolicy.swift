@@ -6,13 +6,13 @@ import Foundation
 
 /// Which URLs beaconctl requests. Media, metadata and signaling URLs come from the network or
 /// the command line, so only http and https with a host, within a sane length.
-public enum URLPolicy {
-    public static let allowedSchemes: Set<String> = ["http", "https"]
+package enum URLPolicy {
+    package static let allowedSchemes: Set<String> = ["http", "https"]
     /// Longer URLs are refused: no ad server needs more, and the metadata is untrusted.
-    public static let maxURLLength = 8192
+    package static let maxURLLength = 8192
 
     /// Why `url` must not be requested, or nil when it may be.
-    public static func refusal(of url: String) -> String? {
+    package static func refusal(of url: String) -> String? {
         guard url.utf8.count <= maxURLLength else { return "URL longer than \(maxURLLength) bytes" }
         guard let scheme = scheme(of: url), let components = URLComponents(string: url) else { return "not a valid URL" }
         guard allowedSchemes.contains(scheme) else { return "scheme '\(scheme)' is not http or https" }
@@ -21,7 +21,7 @@ public enum URLPolicy {
     }
 
     /// The lowercased scheme of `url` per RFC 3986, or nil if it has none.
-    public static func scheme(of url: String) -> String? {
+    package static func scheme(of url: String) -> String? {
         guard let colon = url.firstIndex(of: ":") else { return nil }
         let scheme = url[..<colon]
         guard let first = scheme.unicodeScalars.first, first.isASCIILetter else { return nil }
@@ -31,7 +31,7 @@ public enum URLPolicy {
 
     /// The key of the host `url` goes to: scheme, host and port as written, lowercased, without
     /// user information. A URL without an authority gets a key of its own.
-    public static func hostKey(of url: String) -> String {
+    package static func hostKey(of url: String) -> String {
         let bytes = url.utf8
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) else { return url }
         let start = bytes.index(colon, offsetBy: 3)

@@ -3,7 +3,7 @@ extension AdLifecycleEvent {
     /// it sits (the ad break's number in the session and its place in the content in seconds, the
     /// ad's place in its ad break); a start also gives the duration (ms), and an ad's start what
     /// the metadata tells of the ad.
-    public var historyEvent: HistoryEvent {
+    package var historyEvent: HistoryEvent {
         switch self {
         case .adBreakStarted(let adBreak):
             var details = Self.details(of: adBreak)

@@ -2,7 +2,7 @@ extension DaemonNotification {
     /// The history entry this notification becomes, or nil for the frequent ones the history
     /// leaves out (an unchanged metadata refresh, a tracking event becoming due: its delivery is
     /// recorded instead).
-    public var historyEvent: HistoryEvent? {
+    package var historyEvent: HistoryEvent? {
         switch self {
         case .sessionStarting(let mediaURL):
             HistoryEvent(.sessionStarting, ["mediaUrl": mediaURL])

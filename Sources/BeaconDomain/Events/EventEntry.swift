@@ -7,17 +7,17 @@ import Foundation
 /// One entry of the event history, as `beaconctl events --json` prints it.
 ///
 /// The field names are a contract with operators' tooling: fields may be added, never renamed.
-public struct EventEntry: Sendable, Equatable, Codable {
+package struct EventEntry: Sendable, Equatable, Codable {
     /// Numbers entries from 1, without gaps, for the daemon's lifetime: a follower that saw
     /// entry `n` resumes with `events follow n`.
-    public var sequence: UInt64
+    package var sequence: UInt64
     /// When it happened, epoch milliseconds (UTC, wall clock).
-    public var time: Milliseconds
+    package var time: Milliseconds
     /// How serious it is; `type` on the wire.
-    public var severity: EventSeverity
-    public var code: Int
-    public var name: String
-    public var details: [String: String]
+    package var severity: EventSeverity
+    package var code: Int
+    package var name: String
+    package var details: [String: String]
 
     private enum CodingKeys: String, CodingKey {
         case sequence, time
@@ -25,7 +25,7 @@ public struct EventEntry: Sendable, Equatable, Codable {
         case code, name, details
     }
 
-    public init(sequence: UInt64, time: Milliseconds, event: HistoryEvent) {
+    package init(sequence: UInt64, time: Milliseconds, event: HistoryEvent) {
         self.sequence = sequence
         self.time = time
         self.severity = event.kind.severity
@@ -34,16 +34,16 @@ public struct EventEntry: Sendable, Equatable, Codable {
         self.details = event.details
     }
 
-    public func jsonLine() -> String {
+    package func jsonLine() -> String {
         JSONLine.encode(self)
     }
 
-    public static func decode(jsonLine: String) throws -> EventEntry {
+    package static func decode(jsonLine: String) throws -> EventEntry {
         try JSONDecoder().decode(EventEntry.self, from: Data(jsonLine.utf8))
     }
 
     /// One line for a person: `UTC time  SEVERITY  code  name  key=value...`.
-    public func humanLine() -> String {
+    package func humanLine() -> String {
         let severity = self.severity.rawValue.uppercased()
         let padding = String(repeating: " ", count: max(0, 7 - severity.count))
         return "\(UTCTime.format(time))  \(severity)\(padding)  \(code)  \(name)\(detailsText)"
@@ -51,7 +51,7 @@ public struct EventEntry: Sendable, Equatable, Codable {
 
     /// The details as `  key=value` each, keys sorted, values with spaces, quotes or control
     /// characters quoted.
-    public var detailsText: String {
+    package var detailsText: String {
         details.keys.sorted().map { "  \($0)=\(Self.quotedIfNeeded(details[$0] ?? ""))" }.joined()
     }
 

@@ -4,7 +4,7 @@ extension EventHistory {
     ///
     /// A live stream's metadata changes at every refresh, so `metadataApplied` makes an entry only
     /// when its ad break count differs from the last one recorded this session.
-    public mutating func record(_ notification: DaemonNotification, at time: @autoclosure () -> Milliseconds) -> EventEntry? {
+    package mutating func record(_ notification: DaemonNotification, at time: @autoclosure () -> Milliseconds) -> EventEntry? {
         guard let event = notification.historyEvent else { return nil }
         switch notification {
         case .metadataApplied(let adBreaks, _, _):

@@ -5,21 +5,21 @@ import Foundation
 #endif
 
 /// The reply to `events` on the control socket: one JSON line with the whole history, oldest first.
-public struct EventHistoryReply: Sendable, Equatable, Codable {
+package struct EventHistoryReply: Sendable, Equatable, Codable {
     /// How many entries the daemon keeps; older ones are gone.
-    public var capacity: Int
-    public var events: [EventEntry]
+    package var capacity: Int
+    package var events: [EventEntry]
 
-    public init(capacity: Int, events: [EventEntry]) {
+    package init(capacity: Int, events: [EventEntry]) {
         self.capacity = capacity
         self.events = events
     }
 
-    public func jsonLine() -> String {
+    package func jsonLine() -> String {
         JSONLine.encode(self)
     }
 
-    public static func decode(jsonLine: String) throws -> EventHistoryReply {
+    package static func decode(jsonLine: String) throws -> EventHistoryReply {
         try JSONDecoder().decode(EventHistoryReply.self, from: Data(jsonLine.utf8))
     }
 }

@@ -4,7 +4,7 @@
 /// (01 input, 02 session, 03 metadata, 04 delivery, 05 daemon, 06 playback), `NNN` the kind within them.
 /// Codes and names are a contract with operators' tooling and the README's table: never reuse
 /// or renumber one; add new kinds with the next free number.
-public enum EventKind: Int, Sendable, CaseIterable {
+package enum EventKind: Int, Sendable, CaseIterable {
     case sessionFailed = 102001
     case metadataFailed = 103001
     case playerError = 106001
@@ -40,7 +40,7 @@ public enum EventKind: Int, Sendable, CaseIterable {
     case overflowEventEnd = 306203
 
     /// Where in the daemon an event comes from: the second and third digits of its code.
-    public enum Area: Int, Sendable, CaseIterable {
+    package enum Area: Int, Sendable, CaseIterable {
         case input = 1
         case session = 2
         case metadata = 3
@@ -51,12 +51,12 @@ public enum EventKind: Int, Sendable, CaseIterable {
         case playback = 6
     }
 
-    public var code: Int { rawValue }
+    package var code: Int { rawValue }
 
     /// The camelCase name shown next to the code.
-    public var name: String { "\(self)" }
+    package var name: String { "\(self)" }
 
-    public var severity: EventSeverity {
+    package var severity: EventSeverity {
         switch self {
         case .sessionFailed, .metadataFailed, .playerError, .stopPlayback: .error
         case .lineRejected, .beaconsFailed, .drainTimedOut, .applicationError, .blackout, .heartbeatFailing: .warning
@@ -68,7 +68,7 @@ public enum EventKind: Int, Sendable, CaseIterable {
         }
     }
 
-    public var area: Area {
+    package var area: Area {
         switch self {
         case .lineRejected: .input
         case .sessionFailed, .sessionStarting, .sessionReady, .sessionEnded: .session

@@ -1,7 +1,7 @@
 extension PlayerInformation {
     /// The history entry of this information, or nil for what the history leaves out: the content
     /// (told at every load) and quality (told as often as every tick).
-    public var historyEvent: HistoryEvent? {
+    package var historyEvent: HistoryEvent? {
         switch self {
         case .error(let error):
             var details = ["source": error.source.rawValue, "id": error.id]

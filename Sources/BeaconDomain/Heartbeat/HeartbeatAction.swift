@@ -1,5 +1,5 @@
 /// What the heartbeat tracker asks its runtime to do, in order.
-public enum HeartbeatAction: Sendable, Equatable {
+package enum HeartbeatAction: Sendable, Equatable {
     /// Send this request and give its outcome back with ``HeartbeatTracker/record(_:of:now:wallNow:)``.
     case send(HeartbeatRequest)
     /// Tell the player (the event history, `events follow`, the connection that sent the `load`).

@@ -6,9 +6,9 @@ import Foundation
 
 /// What a heartbeat service answered in a 2xx body, read liberally: a key of the wrong type, an
 /// unknown event or a body that is not JSON is left out, never an error; what is read is bounded.
-public struct HeartbeatAnswer: Sendable, Equatable {
+package struct HeartbeatAnswer: Sendable, Equatable {
     /// One timeline event the service sent.
-    public enum ServiceEvent: Sendable, Equatable {
+    package enum ServiceEvent: Sendable, Equatable {
         case blackout(PlayerNotification.BlackoutAction, blackoutURL: String?)
         case liveProgramStart
         case liveEventEnd
@@ -16,18 +16,18 @@ public struct HeartbeatAnswer: Sendable, Equatable {
     }
 
     /// The most events read from one answer; the rest are left out.
-    public static let maxEvents = 16
+    package static let maxEvents = 16
     /// The sync interval the service asks for, in milliseconds, as sent (the tracker bounds it).
-    public var syncInterval: Milliseconds?
-    public var events: [ServiceEvent]
+    package var syncInterval: Milliseconds?
+    package var events: [ServiceEvent]
 
-    public init(syncInterval: Milliseconds? = nil, events: [ServiceEvent] = []) {
+    package init(syncInterval: Milliseconds? = nil, events: [ServiceEvent] = []) {
         self.syncInterval = syncInterval
         self.events = events
     }
 
     /// The answer in `body`; an empty answer when it says nothing readable.
-    public init(body: [UInt8]) {
+    package init(body: [UInt8]) {
         guard !body.isEmpty, let wire = try? JSONDecoder().decode(Wire.self, from: Data(body)) else {
             self.init()
             return

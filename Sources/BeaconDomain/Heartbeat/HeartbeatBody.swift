@@ -1,20 +1,20 @@
 /// The JSON body of one heartbeat (`POST endpoint`): the contract a heartbeat service implements,
 /// every key always present, `null` when unknown.
-public struct HeartbeatBody: Sendable, Equatable, Encodable {
+package struct HeartbeatBody: Sendable, Equatable, Encodable {
     /// Where the playhead is: epoch milliseconds on a program-date-time timeline, content seconds
     /// on a media-time one.
-    public enum Playhead: Sendable, Equatable, Encodable {
+    package enum Playhead: Sendable, Equatable, Encodable {
         case epochMilliseconds(Milliseconds)
         case seconds(Double)
 
-        public init(_ tick: PlayheadTick) {
+        package init(_ tick: PlayheadTick) {
             switch tick.timeline {
             case .programDateTime: self = .epochMilliseconds(tick.playhead)
             case .mediaTime: self = .seconds(Double(tick.playhead) / 1_000)
             }
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
             case .epochMilliseconds(let value): try container.encode(value)
@@ -23,23 +23,23 @@ public struct HeartbeatBody: Sendable, Equatable, Encodable {
         }
     }
 
-    public var deviceID: String
-    public var contentID: String?
-    public var catalogType: String?
-    public var primaryContentID: String?
+    package var deviceID: String
+    package var contentID: String?
+    package var catalogType: String?
+    package var primaryContentID: String?
     /// The ad-insertion session's id, once the session is ready.
-    public var sessionID: String?
-    public var event: HeartbeatEvent
-    public var state: HeartbeatPlayState
-    public var playhead: Playhead?
+    package var sessionID: String?
+    package var event: HeartbeatEvent
+    package var state: HeartbeatPlayState
+    package var playhead: Playhead?
     /// The content position without stitched ads, in seconds (VOD with `record-bookmark`).
-    public var bookmark: Double?
-    public var multiStream: Bool
-    public var trackViewersCount: Bool
+    package var bookmark: Double?
+    package var multiStream: Bool
+    package var trackViewersCount: Bool
     /// When it was sent, wall clock, epoch milliseconds.
-    public var ts: Milliseconds
+    package var ts: Milliseconds
 
-    public init(
+    package init(
         deviceID: String, contentID: String?, catalogType: String?, primaryContentID: String?, sessionID: String?,
         event: HeartbeatEvent, state: HeartbeatPlayState, playhead: Playhead?, bookmark: Double?, multiStream: Bool,
         trackViewersCount: Bool, ts: Milliseconds
@@ -64,7 +64,7 @@ public struct HeartbeatBody: Sendable, Equatable, Encodable {
     }
 
     // Encoded by hand: a synthesized encoding leaves out nil keys, and the contract keeps every key.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(deviceID, forKey: .deviceID)
         try container.encode(contentID, forKey: .contentID)
@@ -82,14 +82,14 @@ public struct HeartbeatBody: Sendable, Equatable, Encodable {
 }
 
 /// The JSON body sent to the concurrency endpoint when a playback loads (`start`) and ends (`stop`).
-public struct ConcurrencyBody: Sendable, Equatable, Encodable {
-    public enum Event: String, Sendable, Equatable, Encodable { case start, stop }
+package struct ConcurrencyBody: Sendable, Equatable, Encodable {
+    package enum Event: String, Sendable, Equatable, Encodable { case start, stop }
 
-    public var deviceID: String
-    public var contentID: String?
-    public var event: Event
+    package var deviceID: String
+    package var contentID: String?
+    package var event: Event
 
-    public init(deviceID: String, contentID: String?, event: Event) {
+    package init(deviceID: String, contentID: String?, event: Event) {
         self.deviceID = deviceID
         self.contentID = contentID
         self.event = event
@@ -97,7 +97,7 @@ public struct ConcurrencyBody: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey { case deviceID = "deviceId", contentID = "contentId", event }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(deviceID, forKey: .deviceID)
         try container.encode(contentID, forKey: .contentID)

@@ -6,13 +6,13 @@
 /// version 4 UUID. One-way, and a different id than any other application derives from the same
 /// box, so it cannot be joined with them. `systemd-id128 machine-id --app-specific=<applicationID>`
 /// prints the same id.
-public enum HeartbeatDeviceID {
+package enum HeartbeatDeviceID {
     /// The application id: the first 16 bytes of SHA-256 of `beaconctl-heartbeat`.
-    public static let applicationID = Array(SHA256.digest(Array("beaconctl-heartbeat".utf8)).prefix(16))
+    package static let applicationID = Array(SHA256.digest(Array("beaconctl-heartbeat".utf8)).prefix(16))
 
     /// The id derived from the text of `/etc/machine-id` (32 hex digits and a newline), as 32
     /// lowercase hex digits; nil when the text is no machine id (empty, `uninitialized`, all zeros).
-    public static func derived(fromMachineID text: String) -> String? {
+    package static func derived(fromMachineID text: String) -> String? {
         let words = text.split(whereSeparator: \.isWhitespace)
         guard words.count == 1, let machineID = bytes(ofHex: words[0]), machineID.count == 16, machineID.contains(where: { $0 != 0 })
         else { return nil }
@@ -23,7 +23,7 @@ public enum HeartbeatDeviceID {
     }
 
     /// The application id as `systemd-id128 --app-specific=` takes it.
-    public static var applicationIDHex: String { hex(applicationID) }
+    package static var applicationIDHex: String { hex(applicationID) }
 
     private static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)

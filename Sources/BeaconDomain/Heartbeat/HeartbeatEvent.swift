@@ -1,5 +1,5 @@
 /// Why a heartbeat is sent (its `event`).
-public enum HeartbeatEvent: String, Sendable, Equatable, Encodable, CaseIterable {
+package enum HeartbeatEvent: String, Sendable, Equatable, Encodable, CaseIterable {
     /// The playback began: its first playhead or `play`.
     case start
     /// The sync interval passed.
@@ -11,6 +11,6 @@ public enum HeartbeatEvent: String, Sendable, Equatable, Encodable, CaseIterable
 }
 
 /// The player's state as a heartbeat reports it (its `state`).
-public enum HeartbeatPlayState: String, Sendable, Equatable, Encodable, CaseIterable {
+package enum HeartbeatPlayState: String, Sendable, Equatable, Encodable, CaseIterable {
     case playing, paused, buffering, seeking, stopped, error
 }

@@ -1,6 +1,6 @@
 /// What the heartbeat tracker hears of a playback: the few notifications of the daemon it reads,
 /// without the rest of the daemon's vocabulary.
-public enum HeartbeatInput: Sendable, Equatable {
+package enum HeartbeatInput: Sendable, Equatable {
     /// A `load`: its heartbeat parameters (none: no heartbeat) and the stream type the player gave.
     case loaded(HeartbeatOptions?, streamType: ContentInformation.StreamType?)
     /// The ad-insertion session of the playback is ready.

@@ -1,5 +1,5 @@
 /// What became of one heartbeat or concurrency request.
-public enum HeartbeatOutcome: Sendable, Equatable {
+package enum HeartbeatOutcome: Sendable, Equatable {
     /// An HTTP answer, after redirects, with its body (read only on 2xx).
     case answered(status: Int, body: [UInt8])
     /// No answer: a network error or a timeout.
@@ -8,7 +8,7 @@ public enum HeartbeatOutcome: Sendable, Equatable {
     case notSent
 
     /// The status, or what happened instead, in a few words (the status's last answer).
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .answered(let status, _): "HTTP \(status)"
         case .failed(let reason): reason

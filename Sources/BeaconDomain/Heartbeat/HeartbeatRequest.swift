@@ -1,23 +1,23 @@
 /// A request the tracker decided: a heartbeat to the endpoint, or a start or stop to the
 /// concurrency endpoint. Its outcome goes back to the tracker with the request.
-public struct HeartbeatRequest: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct HeartbeatRequest: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case heartbeat(HeartbeatEvent)
         case concurrency(ConcurrencyBody.Event)
     }
 
     /// The largest answer read; a heartbeat's answer is a few small keys.
-    public static let maxResponseBytes = 64 * 1024
+    package static let maxResponseBytes = 64 * 1024
 
-    public var kind: Kind
+    package var kind: Kind
     /// The playback it belongs to: an outcome that comes back after a newer `load` changes nothing.
-    public var playback: Int
-    public var url: String
-    public var body: [UInt8]
+    package var playback: Int
+    package var url: String
+    package var body: [UInt8]
     /// Sent as `X-Heartbeat-Token`; never logged.
-    public var token: String?
+    package var token: String?
 
-    public init(kind: Kind, playback: Int, url: String, body: [UInt8], token: String?) {
+    package init(kind: Kind, playback: Int, url: String, body: [UInt8], token: String?) {
         self.kind = kind
         self.playback = playback
         self.url = url
@@ -26,7 +26,7 @@ public struct HeartbeatRequest: Sendable, Equatable {
     }
 
     /// The event's name, for logs and status: `start`, `progress`..., `concurrency start`.
-    public var eventName: String {
+    package var eventName: String {
         switch kind {
         case .heartbeat(let event): event.rawValue
         case .concurrency(let event): "concurrency \(event.rawValue)"
@@ -34,13 +34,13 @@ public struct HeartbeatRequest: Sendable, Equatable {
     }
 
     /// As the status shows it: the event and the URL without its query (which may carry secrets).
-    public var summary: String {
+    package var summary: String {
         "\(eventName) \(url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url)"
     }
 
     /// The HTTP request: JSON, the token, and the configured extra headers (which cannot replace
     /// the first two).
-    public func httpRequest(extraHeaders: [String: String]) -> HTTPClientRequest {
+    package func httpRequest(extraHeaders: [String: String]) -> HTTPClientRequest {
         var headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
         if let token { headers.append(("X-Heartbeat-Token", token)) }
         let reserved = Set(headers.map { $0.name.lowercased() })

@@ -1,7 +1,7 @@
 extension HeartbeatSettings {
     /// The device id the heartbeat sends: `device-id` when set, else the id derived from the
     /// text of `/etc/machine-id` (read at the edge); nil when neither is there.
-    public func effectiveDeviceID(machineID: String?) -> String? {
+    package func effectiveDeviceID(machineID: String?) -> String? {
         deviceID ?? machineID.flatMap(HeartbeatDeviceID.derived(fromMachineID:))
     }
 }

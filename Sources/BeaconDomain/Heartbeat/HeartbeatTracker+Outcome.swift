@@ -1,7 +1,7 @@
 extension HeartbeatTracker {
     /// What the outcome of `request` changes: the failures in a row, a stop, the service's answer.
     /// An outcome of an earlier playback changes nothing.
-    public mutating func record(_ outcome: HeartbeatOutcome, of request: HeartbeatRequest, now: Milliseconds, wallNow: Milliseconds) -> [HeartbeatAction] {
+    package mutating func record(_ outcome: HeartbeatOutcome, of request: HeartbeatRequest, now: Milliseconds, wallNow: Milliseconds) -> [HeartbeatAction] {
         guard let playback, playback.generation == request.playback, outcome != .notSent else { return [] }
         switch request.kind {
         case .concurrency(let event):

@@ -19,40 +19,40 @@ import Foundation
 ///   concurrency endpoint (`concurrencyLimit`), before any heartbeat.
 /// - Live events, from the playhead (program date time) and from the service's answers, each given
 ///   once per playback; nothing is given after a stop.
-public struct HeartbeatTracker: Sendable {
+package struct HeartbeatTracker: Sendable {
     /// The bounds of any sync interval, wherever it comes from: no hot loop, no silence for days.
-    public static let syncIntervalRange: ClosedRange<Milliseconds> = 100...86_400_000
+    package static let syncIntervalRange: ClosedRange<Milliseconds> = 100...86_400_000
 
-    public let settings: HeartbeatSettings
-    public let deviceID: String
-    public internal(set) var playback: HeartbeatPlayback?
+    package let settings: HeartbeatSettings
+    package let deviceID: String
+    package internal(set) var playback: HeartbeatPlayback?
     private var generations = 0
 
-    public init(settings: HeartbeatSettings, deviceID: String) {
+    package init(settings: HeartbeatSettings, deviceID: String) {
         self.settings = settings
         self.deviceID = deviceID
     }
 
     /// The sync interval now in force for the playback.
-    public var syncInterval: Milliseconds {
+    package var syncInterval: Milliseconds {
         let configured = playback?.answeredSyncInterval ?? playback?.options.freq ?? settings.syncInterval.milliseconds
         return min(max(configured, Self.syncIntervalRange.lowerBound), Self.syncIntervalRange.upperBound)
     }
 
     /// When the next `progress` is due, if one is.
-    public var nextProgressAt: Milliseconds? {
+    package var nextProgressAt: Milliseconds? {
         guard let playback, playback.started, !playback.heartbeatStopped, let last = playback.lastProgressAt else { return nil }
         return last + syncInterval
     }
 
     /// The instant to call ``due(now:wallNow:)`` at: the next progress or the post-slate's end.
-    public var nextWake: Milliseconds? {
+    package var nextWake: Milliseconds? {
         [nextProgressAt, playback?.postSlateEndsAt].compactMap(\.self).min()
     }
 
     // MARK: Inputs
 
-    public mutating func handle(_ input: HeartbeatInput, now: Milliseconds, wallNow: Milliseconds) -> [HeartbeatAction] {
+    package mutating func handle(_ input: HeartbeatInput, now: Milliseconds, wallNow: Milliseconds) -> [HeartbeatAction] {
         var actions: [HeartbeatAction] = []
         switch input {
         case .loaded(let options, let streamType):
@@ -88,7 +88,7 @@ public struct HeartbeatTracker: Sendable {
     }
 
     /// What is due at `now`: a progress heartbeat, the end of a post-slate.
-    public mutating func due(now: Milliseconds, wallNow: Milliseconds) -> [HeartbeatAction] {
+    package mutating func due(now: Milliseconds, wallNow: Milliseconds) -> [HeartbeatAction] {
         var actions: [HeartbeatAction] = []
         if let next = nextProgressAt, next <= now {
             // Counted from when it was due, not when it went out; a long stall does not queue up a burst.
@@ -105,7 +105,7 @@ public struct HeartbeatTracker: Sendable {
 
     /// The end of the playback: its `stop` heartbeat and the concurrency stop, if they are due.
     /// Also called when the daemon stops.
-    public mutating func end(wallNow: Milliseconds) -> [HeartbeatAction] {
+    package mutating func end(wallNow: Milliseconds) -> [HeartbeatAction] {
         guard let ending = playback else { return [] }
         var actions: [HeartbeatAction] = []
         if ending.started && !ending.heartbeatStopped {

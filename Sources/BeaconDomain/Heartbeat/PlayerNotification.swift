@@ -1,8 +1,8 @@
 /// What the heartbeat tells the player: written as one JSON line on the control connection that
 /// sent the `load`, recorded in the event history with its code, and streamed by `events follow`.
-public enum PlayerNotification: Sendable, Equatable {
+package enum PlayerNotification: Sendable, Equatable {
     /// Why the player must stop.
-    public enum StopReason: String, Sendable, Equatable, CaseIterable {
+    package enum StopReason: String, Sendable, Equatable, CaseIterable {
         /// `max-allowed-failures` heartbeats of a live playback failed in a row.
         case heartbeatFailures
         /// The heartbeat service answered 401 or 403.
@@ -14,7 +14,7 @@ public enum PlayerNotification: Sendable, Equatable {
     }
 
     /// What the service decided of a geo-restriction (its `action`, spelled as it sends it).
-    public enum BlackoutAction: String, Sendable, Equatable, CaseIterable {
+    package enum BlackoutAction: String, Sendable, Equatable, CaseIterable {
         case allow = "ALLOW"
         case deny = "DENY"
         case allowWithUpgrade = "ALLOW_WITH_UPGRADE"
@@ -30,7 +30,7 @@ public enum PlayerNotification: Sendable, Equatable {
     case overflowEventEnd
 
     /// The `notification` key.
-    public var name: String {
+    package var name: String {
         switch self {
         case .stopPlayback: "stopPlayback"
         case .blackout: "blackout"
@@ -42,7 +42,7 @@ public enum PlayerNotification: Sendable, Equatable {
 
     /// What the player had best do; a stop says it with `action` instead. A blackout that lets the
     /// stream play suggests going on (`continue`), or offering the viewer the upgrade (`offerUpgrade`).
-    public var suggestedAction: String? {
+    package var suggestedAction: String? {
         switch self {
         case .stopPlayback: nil
         case .blackout(.deny, _): "playSlate"
@@ -55,7 +55,7 @@ public enum PlayerNotification: Sendable, Equatable {
     }
 
     /// The members of the JSON line, `notification` first, in the order they are written.
-    public var members: [(key: StaticString, value: String)] {
+    package var members: [(key: StaticString, value: String)] {
         var members: [(key: StaticString, value: String)] = [("notification", name)]
         switch self {
         case .stopPlayback(let reason):
@@ -71,7 +71,7 @@ public enum PlayerNotification: Sendable, Equatable {
     }
 
     /// The JSON line the player reads, e.g. `{"notification":"stopPlayback","reason":"heartbeatFailures","action":"stop"}`.
-    public var line: String {
+    package var line: String {
         var json = JSONBytes()
         json.object { object in
             for (key, value) in members {

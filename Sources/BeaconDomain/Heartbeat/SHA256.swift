@@ -1,14 +1,14 @@
 /// SHA-256 (FIPS 180-4), for the heartbeat's device id: the shipped binary has no crypto library,
 /// and the id must be one-way so that the box's machine id never leaves it. Small inputs only
 /// (a few dozen bytes): it favours plainness over speed.
-public enum SHA256 {
+package enum SHA256 {
     /// The digest's length in bytes.
-    public static let digestBytes = 32
+    package static let digestBytes = 32
     /// The block's length in bytes.
-    public static let blockBytes = 64
+    package static let blockBytes = 64
 
     /// The 32-byte digest of `message`.
-    public static func digest(_ message: [UInt8]) -> [UInt8] {
+    package static func digest(_ message: [UInt8]) -> [UInt8] {
         var state = initialState
         var padded = message
         padded.append(0x80)

@@ -3,7 +3,7 @@
 /// The daemon is its only user and calls it from one actor; implementations need not be thread-safe.
 /// Times are instants of the daemon's monotonic clock (``TimeSource/now()``) in this boot.
 /// Every method either completes durably or throws: the daemon keeps working from memory when it throws.
-public protocol BeaconJournal: AnyObject {
+package protocol BeaconJournal: AnyObject {
     /// Inserts or replaces these deliveries (by key) and, when given, the session snapshot,
     /// in one transaction.
     func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?) throws(JournalError)
@@ -25,7 +25,7 @@ public protocol BeaconJournal: AnyObject {
 
 /// Why the journal could not read or write.
 public struct JournalError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var reason: String
+    package var reason: String
     public init(reason: String) { self.reason = reason }
     public var description: String { reason }
 }

@@ -3,7 +3,7 @@
 extension Chapter: Decodable {
     private enum CodingKeys: String, CodingKey { case index, offset, length, name }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard let index = try container.liberalInteger(forKey: .index, in: 1...Int64(Int32.max), "must be a whole number of 1 or more") else {
             throw container.missing(.index)

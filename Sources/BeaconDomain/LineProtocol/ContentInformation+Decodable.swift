@@ -3,7 +3,7 @@
 /// `vod`, `live` or `linear`; the standard metadata keys go into `standardMetadata`, every other
 /// key into `customMetadata`, each value as text (`"season": 3` reads "3"); `null` is absent.
 extension ContentInformation: Decodable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: JSONKey.self)
         self.init()
         // Sorted, so that of two bad keys the same one is named every time.

@@ -9,11 +9,11 @@ extension HeartbeatOptions: Decodable {
     }
 
     /// The shortest `freq` taken: a player's typo must not turn the heartbeat into a flood.
-    public static let minimumFrequency: Milliseconds = 100
+    package static let minimumFrequency: Milliseconds = 100
     /// The longest: a day.
-    public static let maximumFrequency: Milliseconds = 86_400_000
+    package static let maximumFrequency: Milliseconds = 86_400_000
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let epoch = "must be a whole number of epoch milliseconds"
         self.init(

@@ -1,5 +1,5 @@
 /// What one input line asks for.
-public enum InputCommand: Sendable, Equatable {
+package enum InputCommand: Sendable, Equatable {
     case playhead(PlayheadTick)
     case player(PlayerEvent)
     case user(UserAction)

@@ -10,28 +10,28 @@ import Darwin
 /// A line longer than ``maxLineBytes`` (terminator excluded) is reported once as
 /// `.unreadable(.tooLong)` and the rest of it is skipped up to the next newline without
 /// being buffered, so memory stays bounded by the limit whatever the input.
-public struct LineFramer: Sendable {
+package struct LineFramer: Sendable {
     /// The default largest line, in bytes, without its terminator.
-    public static let defaultMaxLineBytes = 64 * 1024
+    package static let defaultMaxLineBytes = 64 * 1024
 
     /// The largest line accepted, in bytes, without its terminator.
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
 
     /// Bytes of the current, unfinished line (at most `maxLineBytes + 1`: room for a `\r`).
     private var pending: [UInt8] = []
     /// True while skipping the tail of a line already reported as too long.
     private var skipping = false
 
-    public init(maxLineBytes: Int = LineFramer.defaultMaxLineBytes) {
+    package init(maxLineBytes: Int = LineFramer.defaultMaxLineBytes) {
         precondition(maxLineBytes > 0, "maxLineBytes must be positive")
         self.maxLineBytes = maxLineBytes
     }
 
     /// True when bytes of an unfinished line are held back, waiting for a newline.
-    public var hasPendingBytes: Bool { !pending.isEmpty }
+    package var hasPendingBytes: Bool { !pending.isEmpty }
 
     /// Feeds the next chunk of input and returns the lines it completes, in order.
-    public mutating func append(_ bytes: some Collection<UInt8>) -> [RawLine] {
+    package mutating func append(_ bytes: some Collection<UInt8>) -> [RawLine] {
         var lines: [RawLine] = []
         let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
             self.consume(UnsafeRawBufferPointer(buffer), into: &lines)
@@ -43,7 +43,7 @@ public struct LineFramer: Sendable {
     }
 
     /// Ends the input: returns the last line if it had no newline, and resets the framer.
-    public mutating func finish() -> [RawLine] {
+    package mutating func finish() -> [RawLine] {
         defer {
             pending.removeAll(keepingCapacity: false)
             skipping = false

@@ -4,9 +4,9 @@
 /// `reporter enable|disable <name>`, `reporter list` (`chapter-end` and `chapter-skip` are bare words).
 extension LineParser {
     /// The longest player state name taken, as Media Collection's custom states allow.
-    public static let maxStateNameLength = 64
+    package static let maxStateNameLength = 64
     /// The longest error id taken: ids are codes, not prose; the message holds the prose.
-    public static let maxErrorIDLength = 128
+    package static let maxErrorIDLength = 128
 
     /// The command of `word`, if it is one of these, or why its argument is refused.
     static func parsePlayerInformation(_ word: String, _ argument: String?) -> Result<InputCommand, LineError>? {

@@ -12,8 +12,8 @@ import Foundation
 /// also carry the quality keys of ``QualityOfService``. Every other line is one word, optionally
 /// followed by one argument (`load <media-url>`, `rate <x>`); `load` may end with a JSON object of
 /// ``LoadOptions``. The player information lines are in `LineParser+PlayerInformation`.
-public enum LineParser {
-    public static func parse(_ line: String) -> Result<InputCommand, LineError> {
+package enum LineParser {
+    package static func parse(_ line: String) -> Result<InputCommand, LineError> {
         let text = line.trimmedOfWhitespace
         if text.isEmpty { return .failure(LineError("empty line")) }
         if text.first == "{" { return parseJSONTick(text) }
@@ -172,10 +172,10 @@ public enum LineParser {
 }
 
 /// Why a line was refused.
-public struct LineError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var reason: String
-    public init(_ reason: String) { self.reason = reason }
-    public var description: String { reason }
+package struct LineError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var reason: String
+    package init(_ reason: String) { self.reason = reason }
+    package var description: String { reason }
 }
 
 extension StringProtocol {

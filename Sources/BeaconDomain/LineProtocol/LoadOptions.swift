@@ -8,16 +8,16 @@ import Foundation
 /// (`load <url> {"adsParams": {"deviceType": "tv"}, "content": {...}, "heartbeat": {...}}`). Keys
 /// the daemon does not know are ignored, so a later release may add some without breaking older
 /// players; a known key whose value cannot be used refuses the line, naming it.
-public struct LoadOptions: Sendable, Equatable, Decodable {
+package struct LoadOptions: Sendable, Equatable, Decodable {
     /// Ad parameters passed through to MediaTailor's session init as `adsParams` (player variables
     /// the ad decision server reads). Harmonic's init takes none: they are ignored there.
-    public var adsParams: [String: String]?
+    package var adsParams: [String: String]?
     /// What the player knows of the content, for the media-analytics reporter.
-    public var content: ContentInformation?
+    package var content: ContentInformation?
     /// The playback's heartbeat parameters, for the heartbeat reporter.
-    public var heartbeat: HeartbeatOptions?
+    package var heartbeat: HeartbeatOptions?
 
-    public init(adsParams: [String: String]? = nil, content: ContentInformation? = nil, heartbeat: HeartbeatOptions? = nil) {
+    package init(adsParams: [String: String]? = nil, content: ContentInformation? = nil, heartbeat: HeartbeatOptions? = nil) {
         self.adsParams = adsParams
         self.content = content
         self.heartbeat = heartbeat
@@ -25,7 +25,7 @@ public struct LoadOptions: Sendable, Equatable, Decodable {
 
     private enum CodingKeys: String, CodingKey { case adsParams, content, heartbeat }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         do {
             adsParams = try container.decodeIfPresent([String: String].self, forKey: .adsParams)

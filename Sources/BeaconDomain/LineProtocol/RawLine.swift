@@ -1,5 +1,5 @@
 /// One line as it arrived on stdin or the control socket, before it is parsed.
-public enum RawLine: Sendable, Equatable {
+package enum RawLine: Sendable, Equatable {
     /// A line of valid UTF-8 within the size limit, without its line terminator.
     case text(String)
     /// A line that cannot be read as text; it is counted and logged, never parsed.
@@ -7,11 +7,11 @@ public enum RawLine: Sendable, Equatable {
 }
 
 /// Why a raw line was refused before parsing.
-public enum LineRejection: Sendable, Equatable, CustomStringConvertible {
+package enum LineRejection: Sendable, Equatable, CustomStringConvertible {
     case tooLong(limit: Int)
     case invalidUTF8
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLong(let limit): "line longer than \(limit) bytes"
         case .invalidUTF8: "line is not valid UTF-8"

@@ -4,16 +4,16 @@
 /// costs a few log lines a second; the `badLines` counter still counts every one.
 ///
 /// Pure: the time is given, in milliseconds of a monotonic clock.
-public struct RefusalLogLimit: Sendable {
-    public static let perSecond = 5
+package struct RefusalLogLimit: Sendable {
+    package static let perSecond = 5
     static let window: Milliseconds = 1000
 
     /// What to log for one refusal.
-    public struct Verdict: Equatable, Sendable {
+    package struct Verdict: Equatable, Sendable {
         /// Refusals of this client not logged in its last second, to report before this one; 0 when none.
-        public var unloggedBefore: Int
+        package var unloggedBefore: Int
         /// Whether this refusal gets its own line.
-        public var logged: Bool
+        package var logged: Bool
     }
 
     private struct Second {
@@ -24,9 +24,9 @@ public struct RefusalLogLimit: Sendable {
 
     private var seconds: [InputClient: Second] = [:]
 
-    public init() {}
+    package init() {}
 
-    public mutating func refused(by client: InputClient, at now: Milliseconds) -> Verdict {
+    package mutating func refused(by client: InputClient, at now: Milliseconds) -> Verdict {
         var current = seconds[client] ?? Second(start: now)
         var unloggedBefore = 0
         if now - current.start >= Self.window || now < current.start {
@@ -40,7 +40,7 @@ public struct RefusalLogLimit: Sendable {
     }
 
     /// The client left: its refusals not logged and not yet reported, which it forgets.
-    public mutating func left(_ client: InputClient) -> Int {
+    package mutating func left(_ client: InputClient) -> Int {
         seconds.removeValue(forKey: client)?.unlogged ?? 0
     }
 }

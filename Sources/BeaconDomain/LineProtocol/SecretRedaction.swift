@@ -1,10 +1,10 @@
 /// Input lines as they may be logged: the value of every `"token"` key (the heartbeat token a
 /// `load` line carries) is replaced by `***`, so that a refused line never puts a secret in the log.
-public enum SecretRedaction {
+package enum SecretRedaction {
     /// The key whose values are secret.
     static let secretKey = "\"token\""
 
-    public static func redacted(_ line: String) -> String {
+    package static func redacted(_ line: String) -> String {
         var text = Substring(line)
         var shown = ""
         while let key = text.firstRange(of: secretKey) {

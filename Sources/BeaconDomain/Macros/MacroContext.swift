@@ -3,20 +3,20 @@
 /// A value left nil is unknown for this beacon and expands to `-2`.
 public struct MacroContext: Sendable, Equatable {
     /// `[TIMESTAMP]`: when the event occurred, on the wall clock (epoch milliseconds).
-    public var occurredAt: Milliseconds
+    package var occurredAt: Milliseconds
     /// `[ADPLAYHEAD]`: how far into its ad the event occurred.
-    public var adPlayhead: Milliseconds?
+    package var adPlayhead: Milliseconds?
     /// `[CONTENTPLAYHEAD]`, `[MEDIAPLAYHEAD]`: the content position (the playhead without the
     /// stitched ads before it) when the event occurred.
-    public var contentPosition: Milliseconds?
+    package var contentPosition: Milliseconds?
     /// `[BREAKPOSITION]`: 1 for a pre-roll, 2 for a mid-roll.
-    public var breakPosition: Int?
+    package var breakPosition: Int?
     /// `[ADCOUNT]`, `[PODSEQUENCE]`: the ad's place in its ad break, from 1.
-    public var adPosition: Int?
+    package var adPosition: Int?
     /// `[ERRORCODE]`: the VAST error code an error beacon reports.
-    public var errorCode: Int?
+    package var errorCode: Int?
     /// `[REASON]`: why verification did not run, for a `verificationNotExecuted` beacon.
-    public var reason: Int?
+    package var reason: Int?
 
     public init(
         occurredAt: Milliseconds, adPlayhead: Milliseconds? = nil, contentPosition: Milliseconds? = nil, breakPosition: Int? = nil,
@@ -32,8 +32,8 @@ public struct MacroContext: Sendable, Equatable {
     }
 
     /// VAST's `[BREAKPOSITION]` of a pre-roll and of a mid-roll.
-    public static let preRoll = 1
-    public static let midRoll = 2
+    package static let preRoll = 1
+    package static let midRoll = 2
 
     /// The context of a fired tracking event of `schedule`.
     /// - Parameters:

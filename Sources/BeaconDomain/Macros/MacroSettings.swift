@@ -2,13 +2,13 @@
 /// type, the user's limit-ad-tracking choice, and the `User-Agent` beaconctl sends.
 public struct MacroSettings: Sendable, Equatable {
     /// `[DEVICEUA]`: the `User-Agent` header of every beacon request.
-    public var deviceUserAgent: String
+    package var deviceUserAgent: String
     /// `[IFA]`: an identifier of the device, empty when not set. Never logged.
-    public var ifa: String
+    package var ifa: String
     /// `[IFATYPE]`: what kind of identifier `ifa` is (`rida`, `aaid`, `sessionid`...), empty when not set.
-    public var ifaType: String
+    package var ifaType: String
     /// `[LIMITADTRACKING]`: the user asked not to be tracked; `[IFA]` is then sent empty.
-    public var limitAdTracking: Bool
+    package var limitAdTracking: Bool
 
     public init(deviceUserAgent: String, ifa: String = "", ifaType: String = "", limitAdTracking: Bool = false) {
         self.deviceUserAgent = deviceUserAgent

@@ -1,14 +1,14 @@
 /// A tracking event that is due now: its signaling URLs are to be requested.
 public struct Firing: Sendable, Equatable {
-    public var reference: EventReference
-    public var adBreakID: String
-    public var adID: String
-    public var event: TrackingEventType
+    package var reference: EventReference
+    package var adBreakID: String
+    package var adID: String
+    package var event: TrackingEventType
     /// The tracking event's start time (program time).
-    public var eventStart: Milliseconds
-    public var signalingURLs: [String]
+    package var eventStart: Milliseconds
+    package var signalingURLs: [String]
 
-    public init(
+    package init(
         reference: EventReference, adBreakID: String, adID: String, event: TrackingEventType, eventStart: Milliseconds, signalingURLs: [String]
     ) {
         self.reference = reference

@@ -3,7 +3,7 @@
 /// A played stretch finds its due events by binary search, so a tick costs about log(n) plus
 /// the events near the playhead, however many ad breaks are retained. Fired events are only marked
 /// taken, so taking one never moves the others; they are swept out once they are half the index.
-public struct PendingWindows: Sendable {
+package struct PendingWindows: Sendable {
     struct Entry: Sendable, Equatable {
         var window: ClosedRange<Milliseconds>
         var reference: EventReference
@@ -15,26 +15,26 @@ public struct PendingWindows: Sendable {
     private var longestWindow: Milliseconds = 0
     private var takenCount = 0
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { entries.count - takenCount }
+    package var count: Int { entries.count - takenCount }
 
-    public mutating func insert(_ window: ClosedRange<Milliseconds>, for reference: EventReference) {
+    package mutating func insert(_ window: ClosedRange<Milliseconds>, for reference: EventReference) {
         let position = entries.partitionPoint { $0.window.lowerBound <= window.lowerBound }
         entries.insert(Entry(window: window, reference: reference), at: position)
         longestWindow = max(longestWindow, window.upperBound - window.lowerBound)
     }
 
-    public mutating func remove(_ references: Set<EventReference>) {
+    package mutating func remove(_ references: Set<EventReference>) {
         sweep { references.contains($0.reference) }
     }
 
-    public mutating func removeAll(inAdBreaks adBreakIDs: Set<String>) {
+    package mutating func removeAll(inAdBreaks adBreakIDs: Set<String>) {
         sweep { adBreakIDs.contains($0.reference.adBreakID) }
     }
 
     /// Removes and returns the events whose window shares an instant with `stretch`, in window order.
-    public mutating func takeDue(overlapping stretch: ClosedRange<Milliseconds>) -> [EventReference] {
+    package mutating func takeDue(overlapping stretch: ClosedRange<Milliseconds>) -> [EventReference] {
         let end = entries.partitionPoint { $0.window.lowerBound <= stretch.upperBound }
         var index = min(entries.partitionPoint { $0.window.lowerBound < stretch.lowerBound - longestWindow }, end)
         var due: [EventReference] = []

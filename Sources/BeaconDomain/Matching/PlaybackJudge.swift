@@ -15,20 +15,20 @@
 /// never compared. A tick on the other basis than the last one is judged like a seek, a new baseline;
 /// so is a tick on another timeline (a position after a program date time, before the session's
 /// timeline is known).
-public struct PlaybackJudge: Sendable, Equatable {
+package struct PlaybackJudge: Sendable, Equatable {
     /// How the player is doing, as status shows it.
-    public enum State: String, Sendable, Equatable {
+    package enum State: String, Sendable, Equatable {
         case ready, playing, paused, seeking, buffering, completed
     }
 
     /// Lateness or bunching of tick delivery tolerated on top of real time.
-    public static let jitter: Milliseconds = 1000
+    package static let jitter: Milliseconds = 1000
     /// Relative slack on real time, for clocks and players that drift.
-    public static let speedSlack = 0.1
+    package static let speedSlack = 0.1
     /// Rates treated as normal playback (live players nudge the rate to keep their latency).
-    public static let normalRates: ClosedRange<Double> = 0.9...1.1
+    package static let normalRates: ClosedRange<Double> = 0.9...1.1
 
-    public private(set) var lastPlayhead: Milliseconds?
+    package private(set) var lastPlayhead: Milliseconds?
     private var lastTickTime: Milliseconds?
     private var interrupted = true
     /// Whether the interruption since the last tick was only a pause or buffering.
@@ -36,15 +36,15 @@ public struct PlaybackJudge: Sendable, Equatable {
     /// Whether the last tick carried the player's own clock (`at`) rather than its arrival time.
     private var lastTickOnPlayerClock = false
     private var lastTimeline: Timeline?
-    public private(set) var isPaused = false
-    public private(set) var isSeeking = false
-    public private(set) var isBuffering = false
-    public private(set) var isCompleted = false
-    public private(set) var rate = 1.0
+    package private(set) var isPaused = false
+    package private(set) var isSeeking = false
+    package private(set) var isBuffering = false
+    package private(set) var isCompleted = false
+    package private(set) var rate = 1.0
 
-    public init() {}
+    package init() {}
 
-    public var state: State {
+    package var state: State {
         if isSeeking { return .seeking }
         if isBuffering { return .buffering }
         if isPaused { return .paused }
@@ -57,7 +57,7 @@ public struct PlaybackJudge: Sendable, Equatable {
     }
 
     /// Takes a tick that arrived at `arrivalTime` and returns the stretch it shows was played, if any.
-    public mutating func observe(_ tick: PlayheadTick, arrivalTime: Milliseconds) -> ClosedRange<Milliseconds>? {
+    package mutating func observe(_ tick: PlayheadTick, arrivalTime: Milliseconds) -> ClosedRange<Milliseconds>? {
         if let reported = tick.rate, reported.isFinite, reported != rate {
             if !Self.normalRates.contains(reported) { interrupted = true }
             rate = reported
@@ -84,7 +84,7 @@ public struct PlaybackJudge: Sendable, Equatable {
     /// Takes a player event that arrived at `arrivalTime` (if known); returns true when it is a real
     /// change of state (a repeated pause is not).
     @discardableResult
-    public mutating func observe(_ event: PlayerEvent, arrivalTime: Milliseconds? = nil) -> Bool {
+    package mutating func observe(_ event: PlayerEvent, arrivalTime: Milliseconds? = nil) -> Bool {
         switch event {
         case .play:
             let changed = isPaused || isCompleted

@@ -2,13 +2,13 @@
 ///
 /// Late metadata is checked against them, so an event whose window was played before the
 /// metadata arrived still fires.
-public struct PlayedStretches: Sendable, Equatable {
-    public private(set) var ranges: [ClosedRange<Milliseconds>] = []
+package struct PlayedStretches: Sendable, Equatable {
+    package private(set) var ranges: [ClosedRange<Milliseconds>] = []
 
-    public init() {}
+    package init() {}
 
     /// Adds a played stretch, merging it with the stretches it touches.
-    public mutating func insert(_ stretch: ClosedRange<Milliseconds>) {
+    package mutating func insert(_ stretch: ClosedRange<Milliseconds>) {
         // First range whose end reaches the new stretch's start.
         let first = ranges.partitionPoint { $0.upperBound < stretch.lowerBound }
         var merged = stretch
@@ -21,13 +21,13 @@ public struct PlayedStretches: Sendable, Equatable {
     }
 
     /// Whether any played instant lies in `window`.
-    public func intersects(_ window: ClosedRange<Milliseconds>) -> Bool {
+    package func intersects(_ window: ClosedRange<Milliseconds>) -> Bool {
         let index = ranges.partitionPoint { $0.upperBound < window.lowerBound }
         return index < ranges.count && ranges[index].lowerBound <= window.upperBound
     }
 
     /// Forgets stretches that ended before `cutoff`.
-    public mutating func prune(endingBefore cutoff: Milliseconds) {
+    package mutating func prune(endingBefore cutoff: Milliseconds) {
         let keepFrom = ranges.partitionPoint { $0.upperBound < cutoff }
         ranges.removeFirst(keepFrom)
     }

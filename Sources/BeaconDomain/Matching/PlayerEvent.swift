@@ -11,11 +11,11 @@ public enum PlayerEvent: Sendable, Equatable {
 }
 
 /// Something the viewer did to the ad.
-public enum UserAction: String, Sendable, Equatable, CaseIterable {
+package enum UserAction: String, Sendable, Equatable, CaseIterable {
     case mute, unmute, skip, rewind, expand, collapse, click
 
     /// The tracking event types this action reports.
-    public var eventTypes: [TrackingEventType] {
+    package var eventTypes: [TrackingEventType] {
         switch self {
         case .mute: [.mute]
         case .unmute: [.unmute]

@@ -2,18 +2,18 @@
 /// a JSON tick): only the keys given are set.
 public struct QualityOfService: Sendable, Equatable {
     /// Bits per second.
-    public var bitrate: Int?
-    public var droppedFrames: Int?
-    public var fps: Double?
+    package var bitrate: Int?
+    package var droppedFrames: Int?
+    package var fps: Double?
     /// Milliseconds from the play request to the first frame.
-    public var startupTime: Double?
+    package var startupTime: Double?
 
-    public init(bitrate: Int? = nil, droppedFrames: Int? = nil, fps: Double? = nil, startupTime: Double? = nil) {
+    package init(bitrate: Int? = nil, droppedFrames: Int? = nil, fps: Double? = nil, startupTime: Double? = nil) {
         self.bitrate = bitrate
         self.droppedFrames = droppedFrames
         self.fps = fps
         self.startupTime = startupTime
     }
 
-    public var isEmpty: Bool { bitrate == nil && droppedFrames == nil && fps == nil && startupTime == nil }
+    package var isEmpty: Bool { bitrate == nil && droppedFrames == nil && fps == nil && startupTime == nil }
 }

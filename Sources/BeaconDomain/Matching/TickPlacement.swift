@@ -5,8 +5,8 @@
 /// media time), and refused otherwise: a position compared with dates (or the reverse) would
 /// match nothing, silently. Before the first document, every tick is taken as it is: the two
 /// timelines' valid times do not overlap, so a stretch played on one never covers an event of the other.
-public enum TickPlacement {
-    public static func place(_ tick: PlayheadTick, on timeline: Timeline?, offset: Milliseconds?) -> Result<PlacedTick, TickRefusal> {
+package enum TickPlacement {
+    package static func place(_ tick: PlayheadTick, on timeline: Timeline?, offset: Milliseconds?) -> Result<PlacedTick, TickRefusal> {
         guard let timeline, tick.timeline != timeline else { return .success(PlacedTick(tick)) }
         guard let offset else {
             switch timeline {

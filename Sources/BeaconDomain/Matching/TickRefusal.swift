@@ -1,6 +1,6 @@
 /// Why a session refuses a tick that parsed well: it cannot be put on the session's timeline.
-public struct TickRefusal: Error, Sendable, Equatable, CustomStringConvertible {
-    public var reason: String
-    public init(_ reason: String) { self.reason = reason }
-    public var description: String { reason }
+package struct TickRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    package var reason: String
+    package init(_ reason: String) { self.reason = reason }
+    package var description: String { reason }
 }

@@ -1,20 +1,20 @@
 /// The pure heart of a session: merges metadata, judges playback and decides which tracking
 /// events fire. It performs no I/O and reads no clock; callers pass arrival times in.
 public struct TrackingSession: Sendable {
-    public private(set) var schedule = AdSchedule()
-    public private(set) var dataRange: DataRange?
-    public private(set) var judge = PlaybackJudge()
-    public private(set) var played = PlayedStretches()
+    package private(set) var schedule = AdSchedule()
+    package private(set) var dataRange: DataRange?
+    package private(set) var judge = PlaybackJudge()
+    package private(set) var played = PlayedStretches()
     /// The stretch the last accepted tick showed played; nil when that tick only set a baseline (a
     /// first tick, a seek, a tick after an interruption).
-    public private(set) var lastPlayedStretch: ClosedRange<Milliseconds>?
+    package private(set) var lastPlayedStretch: ClosedRange<Milliseconds>?
     private var pending = PendingWindows()
     /// What every time of the session is counted on, set by its first metadata document.
-    public private(set) var timeline: Timeline?
+    package private(set) var timeline: Timeline?
     /// Program date time minus media time, when the metadata gives both: ticks of either form are then mapped.
-    public private(set) var programDateTimeOffset: Milliseconds?
+    package private(set) var programDateTimeOffset: Milliseconds?
     /// How long ad breaks absent from the metadata, and played stretches, are remembered after they end.
-    public var retention: Milliseconds
+    package var retention: Milliseconds
 
     public init(retention: Milliseconds) {
         self.retention = retention
@@ -23,7 +23,7 @@ public struct TrackingSession: Sendable {
     /// Resumes a session from what a restart kept of it (see `SessionSnapshot`). `states` are the
     /// reporting states its deliveries left; every other event is idle. Returns the session and the
     /// events whose window was played but that never fired.
-    public static func resuming(
+    package static func resuming(
         adBreaks: [AdBreak], dataRange: DataRange?, played: [ClosedRange<Milliseconds>], timeline: Timeline?,
         programDateTimeOffset: Milliseconds?, states: [EventReference: ReportingState], retention: Milliseconds
     ) -> (session: TrackingSession, due: [Firing]) {
@@ -48,19 +48,19 @@ public struct TrackingSession: Sendable {
     public var pendingCount: Int { pending.count }
 
     /// Why `document` cannot be merged into this session: it is on another timeline than the first one.
-    public func timelineMismatch(of document: MetadataDocument) -> String? {
+    package func timelineMismatch(of document: MetadataDocument) -> String? {
         guard let timeline, document.timeline != timeline else { return nil }
         return "the document is on \(document.timeline.rawValue), the session on \(timeline.rawValue)"
     }
 
     /// Puts a tick on the session's timeline, or says why it cannot be (see ``TickPlacement``).
-    public func placed(_ tick: PlayheadTick) -> Result<PlacedTick, TickRefusal> {
+    package func placed(_ tick: PlayheadTick) -> Result<PlacedTick, TickRefusal> {
         TickPlacement.place(tick, on: timeline, offset: programDateTimeOffset)
     }
 
     /// The last position without the stitched ad breaks before it, on a media-time session; nil on
     /// program date time, where a live window forgets its early breaks and no position counts from a start.
-    public var contentPosition: Milliseconds? {
+    package var contentPosition: Milliseconds? {
         guard timeline == .mediaTime, let playhead = judge.lastPlayhead else { return nil }
         return ContentPosition.of(playhead, breaks: schedule.stitchedSpans)
     }
@@ -109,7 +109,7 @@ public struct TrackingSession: Sendable {
 
     /// Takes a tick already on the session's timeline; returns the events whose window the newly
     /// played stretch covers.
-    public mutating func observe(_ placed: PlacedTick, arrivalTime: Milliseconds) -> [Firing] {
+    package mutating func observe(_ placed: PlacedTick, arrivalTime: Milliseconds) -> [Firing] {
         lastPlayedStretch = judge.observe(placed.tick, arrivalTime: arrivalTime)
         guard let stretch = lastPlayedStretch else { return [] }
         played.insert(stretch)
@@ -129,12 +129,12 @@ public struct TrackingSession: Sendable {
     }
 
     /// Takes a user action; fires its events in the ad being played, every time.
-    public mutating func observe(_ action: UserAction) -> [Firing] {
+    package mutating func observe(_ action: UserAction) -> [Firing] {
         fireActions(action.eventTypes)
     }
 
     /// Records how the delivery of a fired event ended.
-    public mutating func record(_ state: ReportingState, for reference: EventReference) {
+    package mutating func record(_ state: ReportingState, for reference: EventReference) {
         schedule.setReportingState(state, of: reference)
     }
 

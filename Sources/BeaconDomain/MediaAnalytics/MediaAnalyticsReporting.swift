@@ -1,43 +1,43 @@
 /// The media-analytics reporter's decisions in one value, as a reporter's core: the tracker makes
 /// the events, the outbox sends them one at a time; an answer that says the session is gone makes
 /// the tracker resume it. Every input ends by asking the outbox for its next request.
-public struct MediaAnalyticsReporting: ReporterCore {
-    public private(set) var tracker: MediaAnalyticsTracker
-    public private(set) var outbox: MediaCollectionOutbox
+package struct MediaAnalyticsReporting: ReporterCore {
+    package private(set) var tracker: MediaAnalyticsTracker
+    package private(set) var outbox: MediaCollectionOutbox
     /// Notifications the tracker refused (in the error state), each logged as a warning.
-    public private(set) var refused = 0
+    package private(set) var refused = 0
 
-    public init(reporting: MediaCollectionParameters.Reporting, outbox: MediaCollectionOutbox = MediaCollectionOutbox()) {
+    package init(reporting: MediaCollectionParameters.Reporting, outbox: MediaCollectionOutbox = MediaCollectionOutbox()) {
         tracker = MediaAnalyticsTracker(reporting: reporting)
         self.outbox = outbox
     }
 
-    public var endpoint: String { tracker.reporting.settings.endpoint ?? "" }
+    package var endpoint: String { tracker.reporting.settings.endpoint ?? "" }
 
     /// Every notification: the tracker passes over what it does not report.
-    public static func input(from notification: DaemonNotification) -> DaemonNotification? { notification }
+    package static func input(from notification: DaemonNotification) -> DaemonNotification? { notification }
 
-    public mutating func take(_ notification: DaemonNotification, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
+    package mutating func take(_ notification: DaemonNotification, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
         take(tracker.receive(notification, now: now, wallNow: wallNow)) + sendNext(now: now)
     }
 
     /// Makes the ping that is due by `now`, if any; a retry due by then goes out.
-    public mutating func wake(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
+    package mutating func wake(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
         take(tracker.pingDue(now: now, wallNow: wallNow)) + sendNext(now: now)
     }
 
-    public mutating func setEnabled(_ enabled: Bool, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
+    package mutating func setEnabled(_ enabled: Bool, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
         [.log(LogLine(.info, "media-analytics \(enabled ? "enabled" : "disabled")"))]
             + take(tracker.setEnabled(enabled, now: now, wallNow: wallNow)) + sendNext(now: now)
     }
 
     /// The daemon finished: the open session ends.
-    public mutating func end(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
+    package mutating func end(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<MediaCollectionRequest>] {
         take(tracker.shutdown(now: now, wallNow: wallNow)) + sendNext(now: now)
     }
 
     /// What became of the request in flight; a session gone is resumed at once.
-    public mutating func record(
+    package mutating func record(
         _ result: Result<HTTPClientResponse, HTTPClientError>, of request: MediaCollectionRequest, now: Milliseconds, wallNow: Milliseconds,
         using random: inout some RandomNumberGenerator
     ) -> [ReporterAction<MediaCollectionRequest>] {
@@ -50,12 +50,12 @@ public struct MediaAnalyticsReporting: ReporterCore {
     }
 
     /// The soonest instant something falls due: a ping or a retry.
-    public var nextWake: Milliseconds? {
+    package var nextWake: Milliseconds? {
         [tracker.nextPingAt, outbox.isInFlight ? nil : outbox.retryAt].compactMap { $0 }.min()
     }
 
     /// Nothing left to send.
-    public var isSettled: Bool { outbox.isEmpty }
+    package var isSettled: Bool { outbox.isEmpty }
 
     private mutating func take(_ output: MediaAnalyticsTracker.Output) -> [ReporterAction<MediaCollectionRequest>] {
         outbox.enqueue(output.emissions)

@@ -5,26 +5,26 @@
 /// A tracking session begins on the first `play`, or the first tick at normal rate, after a
 /// `load`; it ends on `complete` (`sessionComplete`), an unload, another load, shutdown, opt-out or
 /// disabling (`sessionEnd`). A player error puts it in the error state until the next load.
-public struct MediaAnalyticsTracker: Sendable {
+package struct MediaAnalyticsTracker: Sendable {
     /// What one input produced: events to send, and refusals to log as warnings.
-    public struct Output: Sendable, Equatable {
-        public var emissions: [MediaCollectionEmission] = []
-        public var warnings: [String] = []
+    package struct Output: Sendable, Equatable {
+        package var emissions: [MediaCollectionEmission] = []
+        package var warnings: [String] = []
 
-        public init(emissions: [MediaCollectionEmission] = [], warnings: [String] = []) {
+        package init(emissions: [MediaCollectionEmission] = [], warnings: [String] = []) {
             self.emissions = emissions
             self.warnings = warnings
         }
     }
 
     /// The back end closes a session after this long without an event...
-    public static let idleTimeout: Milliseconds = 10 * 60_000
+    package static let idleTimeout: Milliseconds = 10 * 60_000
     /// ...and after this long without playhead movement.
-    public static let stillTimeout: Milliseconds = 30 * 60_000
+    package static let stillTimeout: Milliseconds = 30 * 60_000
     /// beaconctl starts a new session after this long in one.
-    public static let longestSession: Milliseconds = 24 * 3_600_000
+    package static let longestSession: Milliseconds = 24 * 3_600_000
     /// Events held while the viewer's consent is unknown.
-    public static let heldCapacity = 500
+    package static let heldCapacity = 500
 
     enum Activity: Sendable, Equatable { case playing, paused, seeking, buffering }
 
@@ -58,31 +58,31 @@ public struct MediaAnalyticsTracker: Sendable {
         var released: Bool
     }
 
-    public let reporting: MediaCollectionParameters.Reporting
-    public private(set) var privacy: PrivacyStatus = .optIn
-    public private(set) var isEnabled = true
+    package let reporting: MediaCollectionParameters.Reporting
+    package private(set) var privacy: PrivacyStatus = .optIn
+    package private(set) var isEnabled = true
     /// Held events given up: over the hold's capacity, or on opt-out.
-    public private(set) var droppedWhileHeld = 0
+    package private(set) var droppedWhileHeld = 0
     var playback: Playback?
     var session: OpenSession?
     var held: [MediaCollectionEmission] = []
     private var sessionsStarted = 0
     private var lastTS: Milliseconds = 0
 
-    public init(reporting: MediaCollectionParameters.Reporting) {
+    package init(reporting: MediaCollectionParameters.Reporting) {
         self.reporting = reporting
     }
 
     /// The open session's number, if one is open.
-    public var sessionNumber: Int? { session?.number }
-    public var isInErrorState: Bool { playback?.inErrorState ?? false }
-    public var heldCount: Int { held.count }
+    package var sessionNumber: Int? { session?.number }
+    package var isInErrorState: Bool { playback?.inErrorState ?? false }
+    package var heldCount: Int { held.count }
     /// When ``pingDue(now:wallNow:)`` has a ping to make.
-    public var nextPingAt: Milliseconds? { session?.nextPingAt }
+    package var nextPingAt: Milliseconds? { session?.nextPingAt }
 
     // MARK: - Inputs
 
-    public mutating func receive(_ notification: DaemonNotification, now: Milliseconds, wallNow: Milliseconds) -> Output {
+    package mutating func receive(_ notification: DaemonNotification, now: Milliseconds, wallNow: Milliseconds) -> Output {
         var output = Output()
         switch notification {
         case .playbackLoaded(let mediaURL, let options):
@@ -118,7 +118,7 @@ public struct MediaAnalyticsTracker: Sendable {
     }
 
     /// The ping that is due by `now`, and a new session after ``longestSession``.
-    public mutating func pingDue(now: Milliseconds, wallNow: Milliseconds) -> Output {
+    package mutating func pingDue(now: Milliseconds, wallNow: Milliseconds) -> Output {
         var output = Output()
         guard let open = session, let due = open.nextPingAt, now >= due else { return output }
         if now - open.startedAt >= Self.longestSession {
@@ -133,7 +133,7 @@ public struct MediaAnalyticsTracker: Sendable {
 
     /// The back end answered 404 or 410 to an event of session `number`: it is gone. A new one
     /// resumes it (`media.resume`) with the playback's current state.
-    public mutating func sessionGone(_ number: Int, now: Milliseconds, wallNow: Milliseconds) -> Output {
+    package mutating func sessionGone(_ number: Int, now: Milliseconds, wallNow: Milliseconds) -> Output {
         var output = Output()
         guard session?.number == number else { return output }
         session = nil
@@ -142,7 +142,7 @@ public struct MediaAnalyticsTracker: Sendable {
     }
 
     /// Disabling ends the open session; enabled again, the next play or tick starts a new one.
-    public mutating func setEnabled(_ enabled: Bool, now: Milliseconds, wallNow: Milliseconds) -> Output {
+    package mutating func setEnabled(_ enabled: Bool, now: Milliseconds, wallNow: Milliseconds) -> Output {
         var output = Output()
         if !enabled { end(.sessionEnd, now: now, wallNow: wallNow, into: &output) }
         isEnabled = enabled
@@ -150,7 +150,7 @@ public struct MediaAnalyticsTracker: Sendable {
     }
 
     /// The daemon stops: the open session ends.
-    public mutating func shutdown(now: Milliseconds, wallNow: Milliseconds) -> Output {
+    package mutating func shutdown(now: Milliseconds, wallNow: Milliseconds) -> Output {
         var output = Output()
         end(.sessionEnd, now: now, wallNow: wallNow, into: &output)
         return output

@@ -1,10 +1,10 @@
 /// An event and the tracking session it belongs to, numbered by the tracker from 1: the outbox
 /// learns each number's session id from the back end's answer to its `sessionStart`.
-public struct MediaCollectionEmission: Sendable, Equatable {
-    public var session: Int
-    public var event: MediaCollectionEvent
+package struct MediaCollectionEmission: Sendable, Equatable {
+    package var session: Int
+    package var event: MediaCollectionEvent
 
-    public init(session: Int, event: MediaCollectionEvent) {
+    package init(session: Int, event: MediaCollectionEvent) {
         self.session = session
         self.event = event
     }

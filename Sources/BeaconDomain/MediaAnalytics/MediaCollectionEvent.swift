@@ -6,18 +6,18 @@ import Foundation
 
 /// One Media Collection request body: the event, where the player was and when (`playerTime`),
 /// and its parameters.
-public struct MediaCollectionEvent: Sendable, Equatable {
-    public var type: MediaCollectionEventType
+package struct MediaCollectionEvent: Sendable, Equatable {
+    package var type: MediaCollectionEventType
     /// `playerTime.playhead`, seconds: the content position for VOD, the second of the UTC day for live.
-    public var playhead: Double
+    package var playhead: Double
     /// `playerTime.ts`, epoch milliseconds: strictly increasing within a session.
-    public var ts: Milliseconds
-    public var params: [String: MediaCollectionValue]
-    public var qoeData: [String: MediaCollectionValue]
+    package var ts: Milliseconds
+    package var params: [String: MediaCollectionValue]
+    package var qoeData: [String: MediaCollectionValue]
     /// Only on `sessionStart`, `adStart` and `chapterStart`, the back end reads it nowhere else.
-    public var customMetadata: [String: String]
+    package var customMetadata: [String: String]
 
-    public init(
+    package init(
         type: MediaCollectionEventType, playhead: Double, ts: Milliseconds, params: [String: MediaCollectionValue] = [:],
         qoeData: [String: MediaCollectionValue] = [:], customMetadata: [String: String] = [:]
     ) {
@@ -30,7 +30,7 @@ public struct MediaCollectionEvent: Sendable, Equatable {
     }
 
     /// The request body, JSON with sorted keys; empty objects are left out.
-    public var body: [UInt8] {
+    package var body: [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings, integers, finite numbers and booleans: encoding cannot fail.

@@ -1,5 +1,5 @@
 /// The Media Collection API's event types beaconctl sends (`eventType` in a request body).
-public enum MediaCollectionEventType: String, Sendable, Equatable, CaseIterable, Codable {
+package enum MediaCollectionEventType: String, Sendable, Equatable, CaseIterable, Codable {
     case sessionStart, play, ping, pauseStart, bufferStart
     case adBreakStart, adStart, adComplete, adSkip, adBreakComplete
     case chapterStart, chapterComplete, chapterSkip
@@ -8,11 +8,11 @@ public enum MediaCollectionEventType: String, Sendable, Equatable, CaseIterable,
 
     /// What the outbox may drop first when it is full: a lost ping costs nothing the next one does
     /// not restore.
-    public var isPing: Bool { self == .ping }
+    package var isPing: Bool { self == .ping }
 
     /// What the outbox never drops: the session's bounds and the ad breaks, ads and chapters, whose
     /// loss would misreport whole spans of the playback.
-    public var isStructural: Bool {
+    package var isStructural: Bool {
         switch self {
         case .sessionStart, .sessionComplete, .sessionEnd, .adBreakStart, .adStart, .adComplete, .adSkip,
             .adBreakComplete, .chapterStart, .chapterComplete, .chapterSkip:

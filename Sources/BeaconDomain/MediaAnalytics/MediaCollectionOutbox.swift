@@ -6,9 +6,9 @@
 /// it drops the oldest pings first, then other events, never a session, ad break, ad or chapter
 /// bound. A 404 or 410 to an event says the session is gone: its remaining events are dropped and
 /// the caller opens a new one.
-public struct MediaCollectionOutbox: Sendable {
+package struct MediaCollectionOutbox: Sendable {
     /// What to do next.
-    public enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         case send(MediaCollectionRequest)
         /// The head waits for its retry.
         case wait(until: Milliseconds)
@@ -17,7 +17,7 @@ public struct MediaCollectionOutbox: Sendable {
     }
 
     /// What an answer came to.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case delivered(MediaCollectionEventType, status: Int)
         case sessionOpened(session: Int, sessionID: String)
         /// The request is tried again at `at`.
@@ -30,34 +30,34 @@ public struct MediaCollectionOutbox: Sendable {
         case refused(MediaCollectionEventType, status: Int)
     }
 
-    public static let defaultCapacity = 1000
+    package static let defaultCapacity = 1000
 
-    public let capacity: Int
-    public let backoff: Backoff
-    public private(set) var queue: [MediaCollectionEmission] = []
-    public private(set) var isInFlight = false
+    package let capacity: Int
+    package let backoff: Backoff
+    package private(set) var queue: [MediaCollectionEmission] = []
+    package private(set) var isInFlight = false
     /// When the head may be tried again, after a failure.
-    public private(set) var retryAt: Milliseconds?
-    public private(set) var failuresInARow = 0
-    public private(set) var sent = 0
-    public private(set) var failed = 0
-    public private(set) var retried = 0
-    public private(set) var dropped = 0
+    package private(set) var retryAt: Milliseconds?
+    package private(set) var failuresInARow = 0
+    package private(set) var sent = 0
+    package private(set) var failed = 0
+    package private(set) var retried = 0
+    package private(set) var dropped = 0
     /// Session ids by the tracker's session number.
     private var sessionIDs: [Int: String] = [:]
     /// Sessions refused or gone: what they still make is dropped.
     private var closed: Set<Int> = []
 
-    public init(capacity: Int = defaultCapacity, backoff: Backoff = Backoff(base: 1000, cap: 30_000)) {
+    package init(capacity: Int = defaultCapacity, backoff: Backoff = Backoff(base: 1000, cap: 30_000)) {
         self.capacity = max(capacity, 1)
         self.backoff = backoff
     }
 
-    public var isEmpty: Bool { queue.isEmpty }
+    package var isEmpty: Bool { queue.isEmpty }
 
-    public func sessionID(of session: Int) -> String? { sessionIDs[session] }
+    package func sessionID(of session: Int) -> String? { sessionIDs[session] }
 
-    public mutating func enqueue(_ emissions: [MediaCollectionEmission]) {
+    package mutating func enqueue(_ emissions: [MediaCollectionEmission]) {
         for emission in emissions {
             guard !closed.contains(emission.session) else {
                 dropped += 1
@@ -68,7 +68,7 @@ public struct MediaCollectionOutbox: Sendable {
     }
 
     /// The next request, or why there is none; a request returned is in flight until ``record(_:now:wallNow:using:)``.
-    public mutating func next(now: Milliseconds) -> Step {
+    package mutating func next(now: Milliseconds) -> Step {
         guard !isInFlight, let head = queue.first else { return .idle }
         if let retryAt, now < retryAt { return .wait(until: retryAt) }
         let sessionID = sessionIDs[head.session]
@@ -84,7 +84,7 @@ public struct MediaCollectionOutbox: Sendable {
     }
 
     /// What became of the request in flight; nil when none was.
-    public mutating func record(
+    package mutating func record(
         _ result: Result<HTTPClientResponse, HTTPClientError>, now: Milliseconds, wallNow: Milliseconds,
         using random: inout some RandomNumberGenerator
     ) -> Outcome? {

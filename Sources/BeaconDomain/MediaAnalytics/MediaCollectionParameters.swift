@@ -1,18 +1,18 @@
 /// The `params`, `qoeData` and `customMetadata` of each event type, under the Media Collection API's
 /// names and JSON types (its request-parameter tables and validation schemas).
-public enum MediaCollectionParameters {
+package enum MediaCollectionParameters {
     /// `media.length` of a live or linear stream, which has none: a day, as Adobe's players report.
-    public static let liveLength: Double = 86_400
+    package static let liveLength: Double = 86_400
 
     /// What describes the box and the player for every session.
-    public struct Reporting: Sendable, Equatable {
-        public var settings: MediaAnalyticsSettings
+    package struct Reporting: Sendable, Equatable {
+        package var settings: MediaAnalyticsSettings
         /// `media.sdkVersion`: beaconctl's version.
-        public var version: String
+        package var version: String
         /// `appInstallationId`: made once per box and kept in the state directory.
-        public var installationID: String
+        package var installationID: String
 
-        public init(settings: MediaAnalyticsSettings, version: String, installationID: String) {
+        package init(settings: MediaAnalyticsSettings, version: String, installationID: String) {
             self.settings = settings
             self.version = version
             self.installationID = installationID
@@ -20,12 +20,12 @@ public enum MediaCollectionParameters {
     }
 
     /// The stream type reported: the player's, or live when it gave no length.
-    public static func streamType(of content: ContentInformation) -> ContentInformation.StreamType {
+    package static func streamType(of content: ContentInformation) -> ContentInformation.StreamType {
         content.streamType ?? (content.length == nil ? .live : .vod)
     }
 
     /// `sessionStart`'s parameters: every one the API requires, then what the player told of the content.
-    public static func sessionStart(
+    package static func sessionStart(
         reporting: Reporting, content: ContentInformation, mediaURL: String, resume: Bool
     ) -> (params: [String: MediaCollectionValue], customMetadata: [String: String]) {
         let settings = reporting.settings
@@ -55,12 +55,12 @@ public enum MediaCollectionParameters {
 
     /// The player's custom keys as the API takes them: letters, digits, `_` and `.`; any other
     /// character becomes `_` (`my-key` is sent as `my_key`).
-    public static func customMetadata(_ metadata: [String: String]) -> [String: String] {
+    package static func customMetadata(_ metadata: [String: String]) -> [String: String] {
         let allowed = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || c == "_" || c == ".") }
         return Dictionary(metadata.map { (String($0.key.map { allowed($0) ? $0 : "_" }), $0.value) }) { first, _ in first }
     }
 
-    public static func adBreakStart(_ adBreak: AdBreakSummary) -> [String: MediaCollectionValue] {
+    package static func adBreakStart(_ adBreak: AdBreakSummary) -> [String: MediaCollectionValue] {
         [
             "media.ad.podIndex": .integer(Int64(adBreak.index)),
             "media.ad.podSecond": .number(finite(adBreak.contentOffset)),
@@ -69,7 +69,7 @@ public enum MediaCollectionParameters {
     }
 
     /// `adStart`'s parameters; the ad system has no standard key, so it rides in the custom metadata.
-    public static func adStart(
+    package static func adStart(
         _ ad: AdSummary, playerName: String
     ) -> (params: [String: MediaCollectionValue], customMetadata: [String: String]) {
         var params: [String: MediaCollectionValue] = [
@@ -85,7 +85,7 @@ public enum MediaCollectionParameters {
         return (params, customMetadata)
     }
 
-    public static func chapterStart(_ chapter: Chapter) -> [String: MediaCollectionValue] {
+    package static func chapterStart(_ chapter: Chapter) -> [String: MediaCollectionValue] {
         var params: [String: MediaCollectionValue] = [
             "media.chapter.index": .integer(Int64(chapter.index)),
             "media.chapter.offset": .number(finite(chapter.offset)),
@@ -95,12 +95,12 @@ public enum MediaCollectionParameters {
         return params
     }
 
-    public static func state(_ name: String) -> [String: MediaCollectionValue] {
+    package static func state(_ name: String) -> [String: MediaCollectionValue] {
         ["media.state.name": .string(name)]
     }
 
     /// The quality the player measured, as `qoeData`: only the keys it gave.
-    public static func quality(_ quality: QualityOfService) -> [String: MediaCollectionValue] {
+    package static func quality(_ quality: QualityOfService) -> [String: MediaCollectionValue] {
         var qoe: [String: MediaCollectionValue] = [:]
         if let bitrate = quality.bitrate { qoe["media.qoe.bitrate"] = .integer(Int64(bitrate)) }
         if let droppedFrames = quality.droppedFrames { qoe["media.qoe.droppedFrames"] = .integer(Int64(droppedFrames)) }
@@ -111,7 +111,7 @@ public enum MediaCollectionParameters {
     }
 
     /// An error's `qoeData`: its id and source, `player` or `external` (the application around the player).
-    public static func error(_ error: PlaybackError) -> [String: MediaCollectionValue] {
+    package static func error(_ error: PlaybackError) -> [String: MediaCollectionValue] {
         [
             "media.qoe.errorID": .string(error.id),
             "media.qoe.errorSource": .string(error.source == .player ? "player" : "external"),
@@ -120,7 +120,7 @@ public enum MediaCollectionParameters {
 
     /// The media URL without its query and fragment, where tokens live: the content's id when the
     /// player gave none.
-    public static func withoutQuery(_ url: String) -> String {
+    package static func withoutQuery(_ url: String) -> String {
         String(url.prefix { $0 != "?" && $0 != "#" })
     }
 

@@ -1,28 +1,28 @@
 /// One request to the Media Collection API: a `sessionStart` to `{endpoint}/api/v1/sessions`, or an
 /// event of an open session to `{endpoint}/api/v1/sessions/{sid}/events`.
-public struct MediaCollectionRequest: Sendable, Equatable {
-    public var emission: MediaCollectionEmission
+package struct MediaCollectionRequest: Sendable, Equatable {
+    package var emission: MediaCollectionEmission
     /// The back end's session id; nil for a `sessionStart`.
-    public var sessionID: String?
+    package var sessionID: String?
 
-    public init(emission: MediaCollectionEmission, sessionID: String?) {
+    package init(emission: MediaCollectionEmission, sessionID: String?) {
         self.emission = emission
         self.sessionID = sessionID
     }
 
-    public var event: MediaCollectionEvent { emission.event }
+    package var event: MediaCollectionEvent { emission.event }
 
     /// The largest answer read: the back end answers with headers and an empty body.
-    public static let maxResponseBytes = 16 * 1024
+    package static let maxResponseBytes = 16 * 1024
 
-    public func url(endpoint: String) -> String {
+    package func url(endpoint: String) -> String {
         var base = endpoint
         while base.hasSuffix("/") { base.removeLast() }
         guard let sessionID else { return base + "/api/v1/sessions" }
         return base + "/api/v1/sessions/\(sessionID)/events"
     }
 
-    public func httpRequest(endpoint: String) -> HTTPClientRequest {
+    package func httpRequest(endpoint: String) -> HTTPClientRequest {
         HTTPClientRequest(
             method: .post, url: url(endpoint: endpoint), headers: [(name: "Content-Type", value: "application/json")],
             body: event.body, maxResponseBytes: Self.maxResponseBytes)
@@ -30,7 +30,7 @@ public struct MediaCollectionRequest: Sendable, Equatable {
 
     /// The session id a `201` names in its `Location` (`.../api/v1/sessions/{sid}`): its last path
     /// component, nil when there is none.
-    public static func sessionID(fromLocation location: String?) -> String? {
+    package static func sessionID(fromLocation location: String?) -> String? {
         guard let location else { return nil }
         let path = location.prefix { $0 != "?" && $0 != "#" }
         let component = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init)

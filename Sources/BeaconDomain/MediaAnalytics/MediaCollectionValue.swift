@@ -1,13 +1,13 @@
 /// One parameter value of a Media Collection request: the back end checks each parameter's JSON
 /// type (`media.length` a number, `media.ad.podIndex` an integer, `analytics.enableSSL` a boolean),
 /// so the type is kept from the start instead of guessed from text.
-public enum MediaCollectionValue: Sendable, Equatable, Encodable {
+package enum MediaCollectionValue: Sendable, Equatable, Encodable {
     case string(String)
     case integer(Int64)
     case number(Double)
     case boolean(Bool)
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let text): try container.encode(text)

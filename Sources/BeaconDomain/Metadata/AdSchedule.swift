@@ -6,40 +6,40 @@
 /// change what is known, never what was done. What a refresh leaves out is marked, not dropped:
 /// an ad withdrawn before it played, an event its ad no longer covers.
 public struct AdSchedule: Sendable, Equatable {
-    public private(set) var adBreaks: [AdBreak] = []
+    package private(set) var adBreaks: [AdBreak] = []
     /// How many ad breaks pruning forgot, all before those kept: ad breaks are numbered from the
     /// session's first (``AdBreakSummary/index``) although a live window forgets its early ones.
-    public private(set) var forgottenCount = 0
+    package private(set) var forgottenCount = 0
     private var positions: [String: Int] = [:]
 
-    public init() {}
+    package init() {}
 
     /// What a merge changed, for the matcher to index.
-    public struct MergeChanges: Sendable, Equatable {
+    package struct MergeChanges: Sendable, Equatable {
         /// Events that did not exist before.
-        public var added: [EventReference] = []
+        package var added: [EventReference] = []
         /// Existing events whose duration changed.
-        public var resized: [EventReference] = []
+        package var resized: [EventReference] = []
         /// Events of ads this merge withdrew.
-        public var withdrawn: [EventReference] = []
+        package var withdrawn: [EventReference] = []
     }
 
     /// What a confirmation pass changed, for the matcher to index.
-    public struct ConfirmationChanges: Sendable, Equatable {
+    package struct ConfirmationChanges: Sendable, Equatable {
         /// Events that waited and that their ad now covers.
-        public var confirmed: [EventReference] = []
+        package var confirmed: [EventReference] = []
         /// Events that their ad no longer covers, or never did: they wait, or never fire.
-        public var unconfirmed: [EventReference] = []
+        package var unconfirmed: [EventReference] = []
     }
 
     /// The schedule exactly as a snapshot kept it, every reference as it was.
-    public init(restoring adBreaks: [AdBreak]) {
+    package init(restoring adBreaks: [AdBreak]) {
         self.adBreaks = adBreaks
         reindex()
     }
 
     /// Every tracking event's reference, ad break by ad break, in order.
-    public var references: [EventReference] {
+    package var references: [EventReference] {
         adBreaks.flatMap { adBreak in
             adBreak.ads.indices.flatMap { adIndex in
                 adBreak.ads[adIndex].trackingEvents.indices.map { EventReference(adBreakID: adBreak.id, adIndex: adIndex, eventIndex: $0) }
@@ -47,9 +47,9 @@ public struct AdSchedule: Sendable, Equatable {
         }
     }
 
-    public func adBreak(id: String) -> AdBreak? { positions[id].map { adBreaks[$0] } }
+    package func adBreak(id: String) -> AdBreak? { positions[id].map { adBreaks[$0] } }
 
-    public subscript(reference: EventReference) -> TrackingEvent? {
+    package subscript(reference: EventReference) -> TrackingEvent? {
         guard let position = positions[reference.adBreakID],
             adBreaks[position].ads.indices.contains(reference.adIndex),
             adBreaks[position].ads[reference.adIndex].trackingEvents.indices.contains(reference.eventIndex)
@@ -57,20 +57,20 @@ public struct AdSchedule: Sendable, Equatable {
         return adBreaks[position].ads[reference.adIndex].trackingEvents[reference.eventIndex]
     }
 
-    public func ad(containing reference: EventReference) -> Ad? {
+    package func ad(containing reference: EventReference) -> Ad? {
         guard let position = positions[reference.adBreakID], adBreaks[position].ads.indices.contains(reference.adIndex)
         else { return nil }
         return adBreaks[position].ads[reference.adIndex]
     }
 
-    public mutating func setReportingState(_ state: ReportingState, of reference: EventReference) {
+    package mutating func setReportingState(_ state: ReportingState, of reference: EventReference) {
         guard self[reference] != nil, let position = positions[reference.adBreakID] else { return }
         adBreaks[position].ads[reference.adIndex].trackingEvents[reference.eventIndex].reportingState = state
     }
 
     /// Merges one metadata document's ad breaks; `dataRange` is the range it covers: a known ad missing
     /// from it whose start lies in that range was withdrawn.
-    public mutating func merge(_ incoming: [AdBreak], within dataRange: DataRange) -> MergeChanges {
+    package mutating func merge(_ incoming: [AdBreak], within dataRange: DataRange) -> MergeChanges {
         var changes = MergeChanges()
         var reordered = false
         // Events this document described, so that an event it repeats takes the union of their URLs.
@@ -177,7 +177,7 @@ public struct AdSchedule: Sendable, Equatable {
     /// Holds back the playback-triggered events not fired yet that their ad, as last described,
     /// does not cover, and releases those it now covers. An event still uncovered once `dataRange`
     /// reaches past its ad is never confirmed.
-    public mutating func confirm(within dataRange: DataRange?) -> ConfirmationChanges {
+    package mutating func confirm(within dataRange: DataRange?) -> ConfirmationChanges {
         var changes = ConfirmationChanges()
         for position in adBreaks.indices {
             let adBreakID = adBreaks[position].id
@@ -207,7 +207,7 @@ public struct AdSchedule: Sendable, Equatable {
     }
 
     /// Drops ad breaks that ended before `cutoff` and are not in `current`; returns their ids.
-    public mutating func prune(endedBefore cutoff: Milliseconds, keeping current: Set<String>) -> Set<String> {
+    package mutating func prune(endedBefore cutoff: Milliseconds, keeping current: Set<String>) -> Set<String> {
         var removed: Set<String> = []
         adBreaks.removeAll { adBreak in
             let drop = adBreak.endTime < cutoff && !current.contains(adBreak.id)
@@ -220,7 +220,7 @@ public struct AdSchedule: Sendable, Equatable {
     }
 
     /// The ads whose action window holds `playhead`, with their ad break.
-    public func ads(at playhead: Milliseconds) -> [(adBreak: AdBreak, adIndex: Int)] {
+    package func ads(at playhead: Milliseconds) -> [(adBreak: AdBreak, adIndex: Int)] {
         // Ad breaks do not overlap in practice, but an ad break's ads may outrun it: look back a little.
         let after = adBreaks.partitionPoint { $0.startTime <= playhead }
         var found: [(adBreak: AdBreak, adIndex: Int)] = []
@@ -233,12 +233,12 @@ public struct AdSchedule: Sendable, Equatable {
     }
 
     /// The stretches of the timeline the ad breaks' durations cover: what ``ContentPosition`` leaves out.
-    public var stitchedSpans: [ClosedRange<Milliseconds>] {
+    package var stitchedSpans: [ClosedRange<Milliseconds>] {
         adBreaks.map { $0.startTime...($0.startTime + max($0.duration, 0)) }
     }
 
     /// The first ad break that starts after `playhead`.
-    public func nextAdBreak(after playhead: Milliseconds) -> AdBreak? {
+    package func nextAdBreak(after playhead: Milliseconds) -> AdBreak? {
         let index = adBreaks.partitionPoint { $0.startTime <= playhead }
         return index < adBreaks.count ? adBreaks[index] : nil
     }

@@ -12,28 +12,28 @@ import Foundation
 /// An avail's own tracking (`adBreakTrackingEvents`: `breakStart`, `breakEnd`) goes on an ad of its
 /// own spanning the avail, ``adBreakTrackingAdID``, placed first: matching, the journal, status and
 /// metrics handle it as any ad. An event without a time fires at the avail's start, `breakEnd` at its end.
-public struct MediaTailorDocument: Sendable, Equatable {
+package struct MediaTailorDocument: Sendable, Equatable {
     /// The avails as ad breaks; ``MetadataDocument/programDateTimeOffset`` is set when a
     /// `*ProgramDateTime` field places the document on program date time.
-    public var metadata: MetadataDocument
+    package var metadata: MetadataDocument
     /// Where the next page starts, when the service says there is one.
-    public var nextToken: String?
+    package var nextToken: String?
     /// How many non-linear avails (overlays) the page lists: counted, never fired, as the daemon
     /// shows no overlay.
-    public var nonLinearAvails: Int
+    package var nonLinearAvails: Int
 
-    public init(metadata: MetadataDocument, nextToken: String? = nil, nonLinearAvails: Int = 0) {
+    package init(metadata: MetadataDocument, nextToken: String? = nil, nonLinearAvails: Int = 0) {
         self.metadata = metadata
         self.nextToken = nextToken
         self.nonLinearAvails = nonLinearAvails
     }
 
     /// The id of the ad that carries an avail's `adBreakTrackingEvents`.
-    public static let adBreakTrackingAdID = "adBreakTracking"
+    package static let adBreakTrackingAdID = "adBreakTracking"
 
     /// Whether a tracking document is MediaTailor's: it has `avails` and no `dataRange`, which every
     /// Harmonic document has. Only the bytes are looked at, so a refresh does not decode twice.
-    public static func isMediaTailor(_ body: some Collection<UInt8>) -> Bool {
+    package static func isMediaTailor(_ body: some Collection<UInt8>) -> Bool {
         !contains(Array("\"dataRange\"".utf8), in: body) && contains(Array("\"avails\"".utf8), in: body)
     }
 
@@ -51,7 +51,7 @@ public struct MediaTailorDocument: Sendable, Equatable {
     /// `creativeId`, `adSystem`) are kept when they can be read. A body that
     /// is not JSON, a time that is neither form, a negative time or duration, a duration over a day
     /// or a time that is a date rather than an offset rejects the page whole, naming where.
-    public static func decode(_ body: some Collection<UInt8>) throws(MetadataError) -> MediaTailorDocument {
+    package static func decode(_ body: some Collection<UInt8>) throws(MetadataError) -> MediaTailorDocument {
         let wire: Wire.Document
         do {
             wire = try JSONDecoder().decode(Wire.Document.self, from: Data(body))
@@ -65,7 +65,7 @@ public struct MediaTailorDocument: Sendable, Equatable {
 
     /// Pages merged in order into one document: an avail repeated on a later page is the later
     /// description; the program-date-time offset is the first page's that has one.
-    public static func merged(_ pages: [MediaTailorDocument]) -> MediaTailorDocument {
+    package static func merged(_ pages: [MediaTailorDocument]) -> MediaTailorDocument {
         var adBreaks: [AdBreak] = []
         var offset: Int64?
         for page in pages {

@@ -9,10 +9,10 @@ public struct MetadataDocument: Sendable, Equatable {
     public var dataRange: DataRange
     public var adBreaks: [AdBreak]
     /// What the document's times are counted on.
-    public var timeline: Timeline
+    package var timeline: Timeline
     /// Program date time minus media time, when a media-time document also places itself on
     /// program date time (MediaTailor's `*ProgramDateTime`): ticks of either form can then be mapped.
-    public var programDateTimeOffset: Milliseconds?
+    package var programDateTimeOffset: Milliseconds?
 
     public init(dataRange: DataRange, adBreaks: [AdBreak], timeline: Timeline = .programDateTime, programDateTimeOffset: Milliseconds? = nil) {
         self.dataRange = dataRange
@@ -23,26 +23,26 @@ public struct MetadataDocument: Sendable, Equatable {
 
     /// The latest epoch millisecond beaconctl reads anywhere: the end of year 9999, the last that
     /// ISO-8601's four-digit years can write.
-    public static let latestTime: Milliseconds = 253_402_300_799_999
+    package static let latestTime: Milliseconds = 253_402_300_799_999
 
     /// The times a document may name, 2000-01-01T00:00:00Z to 2100-01-01T00:00:00Z: a program date
     /// time outside them is a broken server, not a stream.
-    public static let validTimes: ClosedRange<Milliseconds> = 946_684_800_000...4_102_444_800_000
+    package static let validTimes: ClosedRange<Milliseconds> = 946_684_800_000...4_102_444_800_000
 
     /// The times a media-time document may name: its offsets from the start of the stream, up to
     /// 366 days (a VOD asset, or a live session running for a year). Far below ``validTimes``, so
     /// no time is read as both.
-    public static let validMediaTimes: ClosedRange<Milliseconds> = 0...31_622_400_000
+    package static let validMediaTimes: ClosedRange<Milliseconds> = 0...31_622_400_000
     static let validMediaTimesText = "0..366 days"
 
     /// The timeline a Harmonic document is on, from its data range: one starting before
     /// ``validTimes`` (before 2000-01-01 as epoch milliseconds) counts media offsets, not dates.
-    public static func timeline(ofRangeStarting start: Milliseconds) -> Timeline {
+    package static func timeline(ofRangeStarting start: Milliseconds) -> Timeline {
         start < validTimes.lowerBound ? .mediaTime : .programDateTime
     }
 
     /// The longest duration a document may give an ad break, an ad or a tracking event: a day.
-    public static let longestDuration: Milliseconds = 86_400_000
+    package static let longestDuration: Milliseconds = 86_400_000
 
     /// Decodes a metadata body, liberally: unknown fields are ignored, a tracking event without a
     /// duration lasts 0, fractional milliseconds are rounded, integer ids are read as their
@@ -370,7 +370,7 @@ public struct MetadataDocument: Sendable, Equatable {
 
 /// Why a metadata body was rejected.
 public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var reason: String
-    public init(reason: String) { self.reason = reason }
+    package var reason: String
+    package init(reason: String) { self.reason = reason }
     public var description: String { reason }
 }

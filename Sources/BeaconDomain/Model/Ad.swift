@@ -1,18 +1,18 @@
 /// One ad of an ad break, with its tracking events.
 public struct Ad: Sendable, Equatable, Codable {
-    public var id: String
-    public var startTime: Milliseconds
-    public var duration: Milliseconds
-    public var trackingEvents: [TrackingEvent]
+    package var id: String
+    package var startTime: Milliseconds
+    package var duration: Milliseconds
+    package var trackingEvents: [TrackingEvent]
     /// Tracking of its companion ads, icons and verifications: listed, never fired from time.
-    public var attachedTracking: [AttachedTracking]
+    package var attachedTracking: [AttachedTracking]
     /// The ad's title, creative id and ad system, when the metadata has them: what the ad
     /// lifecycle tells players and media analytics.
-    public var title: String?
-    public var creativeID: String?
-    public var adSystem: String?
+    package var title: String?
+    package var creativeID: String?
+    package var adSystem: String?
 
-    public init(
+    package init(
         id: String, startTime: Milliseconds, duration: Milliseconds, trackingEvents: [TrackingEvent],
         attachedTracking: [AttachedTracking] = [], title: String? = nil, creativeID: String? = nil, adSystem: String? = nil
     ) {
@@ -44,10 +44,10 @@ public struct Ad: Sendable, Equatable, Codable {
     }
 
     /// How long after an ad's end a player action still counts as happening in it.
-    public static let actionGrace: Milliseconds = 500
+    package static let actionGrace: Milliseconds = 500
 
     /// The playheads at which a player or user action belongs to this ad.
-    public var actionWindow: ClosedRange<Milliseconds> {
+    package var actionWindow: ClosedRange<Milliseconds> {
         startTime...(startTime + max(duration, 0) + Self.actionGrace)
     }
 }

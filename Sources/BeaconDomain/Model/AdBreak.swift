@@ -1,9 +1,9 @@
 /// An ad break: a run of ads stitched into the stream (`adBreaks` in the metadata).
 public struct AdBreak: Sendable, Equatable, Codable {
-    public var id: String
+    package var id: String
     public var startTime: Milliseconds
     public var duration: Milliseconds
-    public var ads: [Ad]
+    package var ads: [Ad]
 
     public init(id: String, startTime: Milliseconds, duration: Milliseconds, ads: [Ad]) {
         self.id = id
@@ -13,7 +13,7 @@ public struct AdBreak: Sendable, Equatable, Codable {
     }
 
     /// The end of the ad break, or of its last ad or event if those run longer.
-    public var endTime: Milliseconds {
+    package var endTime: Milliseconds {
         var end = startTime + max(duration, 0)
         for ad in ads {
             end = max(end, ad.actionWindow.upperBound)

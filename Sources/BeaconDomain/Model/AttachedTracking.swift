@@ -3,9 +3,9 @@
 /// listed in status, never fired from time: the daemon shows no companion, icon or verification
 /// script, so these moments never happen (a verification's `verificationNotExecuted`, which the
 /// daemon does owe, joins the ad's own tracking events instead).
-public struct AttachedTracking: Sendable, Equatable, Codable {
+package struct AttachedTracking: Sendable, Equatable, Codable {
     /// What the tracking belongs to.
-    public enum Source: String, Sendable, Equatable, Codable {
+    package enum Source: String, Sendable, Equatable, Codable {
         /// `companionAds.companion[].trackingEvents`.
         case companion
         /// `icons[].iconViewTracking` and `icons[].iconClicks.iconClickTracking`.
@@ -14,17 +14,17 @@ public struct AttachedTracking: Sendable, Equatable, Codable {
         case verification
     }
 
-    public var source: Source
+    package var source: Source
     /// The event as the metadata names it (`clickTracking`, `iconViewTracking`, `iconClickTracking`...).
-    public var event: TrackingEventType
+    package var event: TrackingEventType
     /// When the metadata gives one.
-    public var startTime: Milliseconds?
-    public var signalingURLs: [String]
+    package var startTime: Milliseconds?
+    package var signalingURLs: [String]
 
     // The wire names, as documents and earlier releases spell them.
     enum CodingKeys: String, CodingKey { case source, event, startTime, signalingURLs = "signalingUrls" }
 
-    public init(source: Source, event: TrackingEventType, startTime: Milliseconds?, signalingURLs: [String]) {
+    package init(source: Source, event: TrackingEventType, startTime: Milliseconds?, signalingURLs: [String]) {
         self.source = source
         self.event = event
         self.startTime = startTime
@@ -32,7 +32,7 @@ public struct AttachedTracking: Sendable, Equatable, Codable {
     }
 
     /// An icon's view tracking: its `iconViewTracking` URLs.
-    public static let iconView = TrackingEventType(rawValue: "iconViewTracking")
+    package static let iconView = TrackingEventType(rawValue: "iconViewTracking")
     /// An icon's click tracking: the URIs of its `iconClicks.iconClickTracking`.
-    public static let iconClick = TrackingEventType(rawValue: "iconClickTracking")
+    package static let iconClick = TrackingEventType(rawValue: "iconClickTracking")
 }

@@ -1,6 +1,6 @@
 /// The stretch of program time the ad-tracking metadata describes.
 public struct DataRange: Sendable, Equatable, Codable {
-    public var start: Milliseconds
+    package var start: Milliseconds
     public var end: Milliseconds
 
     public init(start: Milliseconds, end: Milliseconds) {

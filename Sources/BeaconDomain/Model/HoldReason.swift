@@ -1,5 +1,5 @@
 /// Why the metadata keeps a tracking event that has not fired from firing, as status shows it.
-public enum HoldReason: String, Sendable, Codable, Equatable, CaseIterable {
+package enum HoldReason: String, Sendable, Codable, Equatable, CaseIterable {
     /// Its ad left the metadata while its time lay inside the data range, before any of its events
     /// fired: the ad was replaced or removed, and none of its events will ever fire.
     case withdrawn

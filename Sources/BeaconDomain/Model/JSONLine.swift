@@ -6,8 +6,8 @@ import Foundation
 
 /// Encodes a value as one line of JSON, with sorted keys and unescaped slashes, so output is
 /// stable and URLs stay readable.
-public enum JSONLine {
-    public static func encode(_ value: some Encodable) -> String {
+package enum JSONLine {
+    package static func encode(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Our values are plain strings, numbers and containers: encoding cannot fail.

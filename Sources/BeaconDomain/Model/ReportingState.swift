@@ -1,5 +1,5 @@
 /// Where a tracking event stands in being reported to the ad server.
-public enum ReportingState: String, Sendable, Codable, Equatable, CaseIterable {
+package enum ReportingState: String, Sendable, Codable, Equatable, CaseIterable {
     /// Not fired yet.
     case idle
     /// Fired; its signaling URLs are being requested.

@@ -9,14 +9,14 @@
 /// (`Retry-After` as an HTTP-date).
 public struct TimeSource: Sendable {
     /// The boot the instants count from.
-    public let bootID: String
+    package let bootID: String
     private let instant: @Sendable () -> Milliseconds
     private let wall: @Sendable () -> Milliseconds
     private let sleeper: @Sendable (Milliseconds) async throws -> Void
 
     /// - Parameter sleep: returns once the instant has come, throws `CancellationError` when the
     ///   task is cancelled first.
-    public init(
+    package init(
         bootID: String, instant: @escaping @Sendable () -> Milliseconds, wall: @escaping @Sendable () -> Milliseconds,
         sleep: @escaping @Sendable (_ until: Milliseconds) async throws -> Void
     ) {
@@ -27,20 +27,20 @@ public struct TimeSource: Sendable {
     }
 
     /// The monotonic instant now.
-    public func now() -> Milliseconds { instant() }
+    package func now() -> Milliseconds { instant() }
 
     /// The wall clock now, epoch milliseconds.
-    public func wallNow() -> Milliseconds { wall() }
+    package func wallNow() -> Milliseconds { wall() }
 
     /// Returns once the monotonic instant `until` has come; throws `CancellationError` if the task
     /// is cancelled before.
-    public func sleep(until instant: Milliseconds) async throws {
+    package func sleep(until instant: Milliseconds) async throws {
         try await sleeper(instant)
     }
 
     /// What to add to an instant to show it on the wall clock as it reads now: one reading for a
     /// whole report, so its times agree with each other.
-    public func wallOffset() -> Milliseconds {
+    package func wallOffset() -> Milliseconds {
         let instant = instant()
         return wall() - instant
     }

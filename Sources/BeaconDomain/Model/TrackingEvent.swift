@@ -1,20 +1,20 @@
 /// One tracking event of an ad: what happened, when, and the signaling URLs that report it.
-public struct TrackingEvent: Sendable, Equatable, Codable {
-    public var event: TrackingEventType
-    public var startTime: Milliseconds
-    public var duration: Milliseconds
-    public var signalingURLs: [String]
-    public var reportingState: ReportingState
+package struct TrackingEvent: Sendable, Equatable, Codable {
+    package var event: TrackingEventType
+    package var startTime: Milliseconds
+    package var duration: Milliseconds
+    package var signalingURLs: [String]
+    package var reportingState: ReportingState
     /// Why the metadata keeps it from firing, if it does.
-    public var heldBack: HoldReason?
+    package var heldBack: HoldReason?
     /// The signaling URLs the latest metadata gives, when they changed after the event fired:
     /// shown in status, never sent.
-    public var currentSignalingURLs: [String]?
+    package var currentSignalingURLs: [String]?
 
     // The wire names, as documents and earlier releases spell them.
     enum CodingKeys: String, CodingKey { case event, startTime, duration, signalingURLs = "signalingUrls", reportingState, heldBack, currentSignalingURLs = "currentSignalingUrls" }
 
-    public init(
+    package init(
         event: TrackingEventType,
         startTime: Milliseconds,
         duration: Milliseconds,
@@ -33,20 +33,20 @@ public struct TrackingEvent: Sendable, Equatable, Codable {
     }
 
     /// The shortest firing window: a zero-duration quartile still gets a second of playback to be seen in.
-    public static let minimumWindow: Milliseconds = 1000
+    package static let minimumWindow: Milliseconds = 1000
 
     /// The instants whose playback fires a playback-triggered event: `[start, start + max(duration, 1 s)]`.
-    public var window: ClosedRange<Milliseconds> {
+    package var window: ClosedRange<Milliseconds> {
         startTime...(startTime + max(duration, Self.minimumWindow))
     }
 
     /// What identifies an event within its ad, in one document and across refreshes: its type and
     /// start time. Its signaling URLs are not part of it, so a refresh that re-signs them updates
     /// the event rather than adding another.
-    public var key: Key { Key(event: event, startTime: startTime) }
+    package var key: Key { Key(event: event, startTime: startTime) }
 
-    public struct Key: Hashable, Sendable {
-        public var event: TrackingEventType
-        public var startTime: Milliseconds
+    package struct Key: Hashable, Sendable {
+        package var event: TrackingEventType
+        package var startTime: Milliseconds
     }
 }

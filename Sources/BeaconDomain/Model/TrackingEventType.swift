@@ -1,7 +1,7 @@
 /// The type of a tracking event, as the metadata names it (`impression`, `firstQuartile`, `mute`, ...).
 public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// How an event of this type comes to fire.
-    public enum Trigger: String, Sendable, Equatable {
+    package enum Trigger: String, Sendable, Equatable {
         /// Fires once per session when playback covers its window.
         case playback
         /// Fires on a player or user action while the playhead lies within the ad, every time.
@@ -18,7 +18,7 @@ public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, 
 
     /// The type a metadata document names, whatever its letter case (`Impression`, `FIRSTQUARTILE`):
     /// a known type takes its canonical spelling, an unknown one keeps the name as written.
-    public init(named name: String) {
+    package init(named name: String) {
         self = Self.canonical[name] ?? Self.canonical[name.lowercased()] ?? Self(rawValue: name)
     }
 
@@ -43,7 +43,7 @@ public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, 
 
     public var description: String { rawValue }
 
-    public var trigger: Trigger {
+    package var trigger: Trigger {
         if Self.playbackTypes.contains(self) { return .playback }
         if Self.userActionTypes.contains(self) { return .userAction }
         if self == .verificationNotExecuted { return .impression }
@@ -51,42 +51,42 @@ public struct TrackingEventType: RawRepresentable, Hashable, Sendable, Codable, 
     }
 
     public static let impression = Self(rawValue: "impression")
-    public static let start = Self(rawValue: "start")
-    public static let firstQuartile = Self(rawValue: "firstQuartile")
-    public static let midpoint = Self(rawValue: "midpoint")
-    public static let thirdQuartile = Self(rawValue: "thirdQuartile")
-    public static let complete = Self(rawValue: "complete")
-    public static let creativeView = Self(rawValue: "creativeView")
-    public static let progress = Self(rawValue: "progress")
-    public static let loaded = Self(rawValue: "loaded")
-    public static let breakStart = Self(rawValue: "breakStart")
-    public static let breakEnd = Self(rawValue: "breakEnd")
+    package static let start = Self(rawValue: "start")
+    package static let firstQuartile = Self(rawValue: "firstQuartile")
+    package static let midpoint = Self(rawValue: "midpoint")
+    package static let thirdQuartile = Self(rawValue: "thirdQuartile")
+    package static let complete = Self(rawValue: "complete")
+    package static let creativeView = Self(rawValue: "creativeView")
+    package static let progress = Self(rawValue: "progress")
+    package static let loaded = Self(rawValue: "loaded")
+    package static let breakStart = Self(rawValue: "breakStart")
+    package static let breakEnd = Self(rawValue: "breakEnd")
 
     public static let pause = Self(rawValue: "pause")
     public static let resume = Self(rawValue: "resume")
     public static let mute = Self(rawValue: "mute")
     public static let unmute = Self(rawValue: "unmute")
-    public static let rewind = Self(rawValue: "rewind")
-    public static let skip = Self(rawValue: "skip")
-    public static let playerExpand = Self(rawValue: "playerExpand")
-    public static let playerCollapse = Self(rawValue: "playerCollapse")
-    public static let clickTracking = Self(rawValue: "clickTracking")
-    public static let clickAbstractType = Self(rawValue: "clickAbstractType")
+    package static let rewind = Self(rawValue: "rewind")
+    package static let skip = Self(rawValue: "skip")
+    package static let playerExpand = Self(rawValue: "playerExpand")
+    package static let playerCollapse = Self(rawValue: "playerCollapse")
+    package static let clickTracking = Self(rawValue: "clickTracking")
+    package static let clickAbstractType = Self(rawValue: "clickAbstractType")
 
     /// Sent, with the VAST `[REASON]` macro, for an ad whose verification scripts the player cannot run.
-    public static let verificationNotExecuted = Self(rawValue: "verificationNotExecuted")
+    package static let verificationNotExecuted = Self(rawValue: "verificationNotExecuted")
 
     /// Whether an event of this type fires at most once per session (else on every action).
-    public var firesOnce: Bool { trigger == .playback || trigger == .impression }
+    package var firesOnce: Bool { trigger == .playback || trigger == .impression }
 
     /// Types that fire from playback, once per session.
-    public static let playbackTypes: Set<Self> = [
+    package static let playbackTypes: Set<Self> = [
         .impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete,
         .creativeView, .progress, .loaded, .breakStart, .breakEnd,
     ]
 
     /// Types that fire from player and user actions, never from time.
-    public static let userActionTypes: Set<Self> = [
+    package static let userActionTypes: Set<Self> = [
         .pause, .resume, .mute, .unmute, .rewind, .skip,
         .playerExpand, .playerCollapse, .clickTracking, .clickAbstractType,
     ]

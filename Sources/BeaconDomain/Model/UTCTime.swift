@@ -1,7 +1,7 @@
 /// Formats epoch milliseconds as ISO-8601 UTC (`2023-01-31T03:25:34.076Z`) with integer arithmetic,
 /// so no digit is lost to floating point and no calendar library is needed.
-public enum UTCTime {
-    public static func format(_ milliseconds: Milliseconds) -> String {
+package enum UTCTime {
+    package static func format(_ milliseconds: Milliseconds) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
         append(milliseconds, to: &bytes)
@@ -9,12 +9,12 @@ public enum UTCTime {
     }
 
     /// The instants the four-digit ISO-8601 form can name: 0000-01-01 to 9999-12-31, UTC.
-    public static let formattable: ClosedRange<Milliseconds> = -62_167_219_200_000...253_402_300_799_999
+    package static let formattable: ClosedRange<Milliseconds> = -62_167_219_200_000...253_402_300_799_999
 
     /// Appends the ISO-8601 form of `milliseconds` as ASCII, building no intermediate string
     /// (log lines are made this way). A time outside ``formattable`` (untrusted metadata may carry
     /// any number) is written as its epoch milliseconds instead.
-    public static func append(_ milliseconds: Milliseconds, to bytes: inout [UInt8]) {
+    package static func append(_ milliseconds: Milliseconds, to bytes: inout [UInt8]) {
         guard formattable.contains(milliseconds) else {
             bytes += Array("\(milliseconds) ms since 1970".utf8)
             return
@@ -47,7 +47,7 @@ public enum UTCTime {
     }
 
     /// A span as `1h02m03s`, `2m05s` or `4.2s`, for countdowns.
-    public static func formatSpan(_ milliseconds: Milliseconds) -> String {
+    package static func formatSpan(_ milliseconds: Milliseconds) -> String {
         let sign = milliseconds < 0 ? "-" : ""
         let total = abs(milliseconds)
         if total < 60_000 { return "\(sign)\(total / 1000).\(total % 1000 / 100)s" }
@@ -65,7 +65,7 @@ public enum UTCTime {
     /// The epoch milliseconds of a UTC calendar date and time of day (proleptic Gregorian), or nil
     /// when a field is out of its range (month 13, February 30, hour 24...). A second of 60 (a
     /// leap second) is allowed and counts as the next minute's first.
-    public static func milliseconds(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Milliseconds? {
+    package static func milliseconds(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Milliseconds? {
         guard (1...9999).contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }

@@ -16,23 +16,23 @@
 /// An ad break spans its duration, or its ads if they run longer; an ad its own duration. Ads
 /// withdrawn from the metadata, and MediaTailor's avail tracking (not an ad), are no ads here; an
 /// ad break whose every ad was withdrawn is no ad break.
-public struct AdLifecycle: Sendable, Equatable {
+package struct AdLifecycle: Sendable, Equatable {
     /// How close to its end the last playhead inside an ad may be for the ad to count as completed
     /// (at most half the ad, so that a brief ad is not completed by a glimpse).
-    public static let completionTolerance: Milliseconds = 1000
+    package static let completionTolerance: Milliseconds = 1000
 
     /// The ad break and ad the playhead is in, as of the last tick.
-    public private(set) var placement: AdPlacement?
+    package private(set) var placement: AdPlacement?
     private var lastPlayhead: Milliseconds?
     /// The playback's first playhead, and its timeline: where a program-date-time content offset counts from.
     private var origin: Milliseconds?
     private var originTimeline: Timeline?
 
-    public init() {}
+    package init() {}
 
     /// Takes a tick the session accepted, on the session's timeline; `played` is the stretch the
     /// tick showed played (nil for a seek, a jump or a first tick). Returns what the move did.
-    public mutating func observe(_ tick: PlayheadTick, played: ClosedRange<Milliseconds>?, in schedule: AdSchedule) -> [AdLifecycleEvent] {
+    package mutating func observe(_ tick: PlayheadTick, played: ClosedRange<Milliseconds>?, in schedule: AdSchedule) -> [AdLifecycleEvent] {
         let playhead = tick.playhead
         if originTimeline != tick.timeline {
             origin = playhead
@@ -71,7 +71,7 @@ public struct AdLifecycle: Sendable, Equatable {
     /// The session ends (unload, a new load, the end of input, the drain): the open ad is left,
     /// completed if the last playhead reached its end, and its ad break completed, so that every
     /// start has its end.
-    public mutating func end() -> [AdLifecycleEvent] {
+    package mutating func end() -> [AdLifecycleEvent] {
         guard let open = placement else { return [] }
         placement = nil
         var events: [AdLifecycleEvent] = []

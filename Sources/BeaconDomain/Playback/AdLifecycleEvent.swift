@@ -1,7 +1,7 @@
 /// An ad break or ad the playhead entered or left, derived from the ad timeline and the playhead:
 /// what players are told, what the event history records, and what media analytics reports.
 /// Ads are always bookended by their ad break.
-public enum AdLifecycleEvent: Sendable, Equatable {
+package enum AdLifecycleEvent: Sendable, Equatable {
     case adBreakStarted(AdBreakSummary)
     case adStarted(AdSummary)
     /// The playhead reached the ad's end.
@@ -12,18 +12,18 @@ public enum AdLifecycleEvent: Sendable, Equatable {
 }
 
 /// An ad break as the ad lifecycle reports it.
-public struct AdBreakSummary: Sendable, Equatable, Codable {
-    public var id: String
+package struct AdBreakSummary: Sendable, Equatable, Codable {
+    package var id: String
     /// Its position among the session's ad breaks by start time, from 1 (Media Collection's `podIndex`).
-    public var index: Int
+    package var index: Int
     /// Its start on the session's timeline, in milliseconds.
-    public var startTime: Milliseconds
-    public var duration: Milliseconds
+    package var startTime: Milliseconds
+    package var duration: Milliseconds
     /// Where it sits in the content, ads excluded, in seconds (Media Collection's `podSecond`):
     /// on program date time, the seconds since the playback's first playhead.
-    public var contentOffset: Double
+    package var contentOffset: Double
 
-    public init(id: String, index: Int, startTime: Milliseconds, duration: Milliseconds, contentOffset: Double) {
+    package init(id: String, index: Int, startTime: Milliseconds, duration: Milliseconds, contentOffset: Double) {
         self.id = id
         self.index = index
         self.startTime = startTime
@@ -33,19 +33,19 @@ public struct AdBreakSummary: Sendable, Equatable, Codable {
 }
 
 /// An ad as the ad lifecycle reports it.
-public struct AdSummary: Sendable, Equatable, Codable {
-    public var id: String
-    public var adBreakID: String
+package struct AdSummary: Sendable, Equatable, Codable {
+    package var id: String
+    package var adBreakID: String
     /// Its position in its ad break, from 1 (Media Collection's `podPosition`).
-    public var position: Int
-    public var startTime: Milliseconds
-    public var duration: Milliseconds
+    package var position: Int
+    package var startTime: Milliseconds
+    package var duration: Milliseconds
     /// The ad's title, creative id and ad system, when the metadata has them.
-    public var title: String?
-    public var creativeID: String?
-    public var adSystem: String?
+    package var title: String?
+    package var creativeID: String?
+    package var adSystem: String?
 
-    public init(
+    package init(
         id: String, adBreakID: String, position: Int, startTime: Milliseconds, duration: Milliseconds,
         title: String? = nil, creativeID: String? = nil, adSystem: String? = nil
     ) {
@@ -64,7 +64,7 @@ public struct AdSummary: Sendable, Equatable, Codable {
         case id, adBreakID = "adBreakId", position, startTime, duration, title, creativeID = "creativeId", adSystem
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(adBreakID, forKey: .adBreakID)

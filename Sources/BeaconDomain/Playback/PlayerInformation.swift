@@ -1,6 +1,6 @@
 /// What the player tells besides its playhead and its play state: the content, chapters, quality,
 /// errors, player states (fullscreen, closed captioning...) and the viewer's consent.
-public enum PlayerInformation: Sendable, Equatable {
+package enum PlayerInformation: Sendable, Equatable {
     /// `content {...}`: sets or changes the current playback's content information.
     case content(ContentInformation)
     case chapterStart(Chapter)

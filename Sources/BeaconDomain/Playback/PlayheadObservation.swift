@@ -1,14 +1,14 @@
 /// A tick the session accepted, with where it is in the content and the ad timeline: what the
 /// reporters read of the playhead.
-public struct PlayheadObservation: Sendable, Equatable {
-    public var tick: PlayheadTick
+package struct PlayheadObservation: Sendable, Equatable {
+    package var tick: PlayheadTick
     /// The position in the content alone, stitched ad breaks excluded, in milliseconds; nil before
     /// the session knows its timeline.
-    public var contentPosition: Milliseconds?
+    package var contentPosition: Milliseconds?
     /// The ad break and ad the playhead is in, if any.
-    public var placement: AdPlacement?
+    package var placement: AdPlacement?
 
-    public init(tick: PlayheadTick, contentPosition: Milliseconds? = nil, placement: AdPlacement? = nil) {
+    package init(tick: PlayheadTick, contentPosition: Milliseconds? = nil, placement: AdPlacement? = nil) {
         self.tick = tick
         self.contentPosition = contentPosition
         self.placement = placement
@@ -16,13 +16,13 @@ public struct PlayheadObservation: Sendable, Equatable {
 }
 
 /// Where the playhead is inside an ad break, and inside which of its ads.
-public struct AdPlacement: Sendable, Equatable, Codable {
-    public var adBreak: AdBreakSummary
-    public var ad: AdSummary?
-    public var offsetInAdBreak: Milliseconds
-    public var offsetInAd: Milliseconds?
+package struct AdPlacement: Sendable, Equatable, Codable {
+    package var adBreak: AdBreakSummary
+    package var ad: AdSummary?
+    package var offsetInAdBreak: Milliseconds
+    package var offsetInAd: Milliseconds?
 
-    public init(adBreak: AdBreakSummary, ad: AdSummary? = nil, offsetInAdBreak: Milliseconds, offsetInAd: Milliseconds? = nil) {
+    package init(adBreak: AdBreakSummary, ad: AdSummary? = nil, offsetInAdBreak: Milliseconds, offsetInAd: Milliseconds? = nil) {
         self.adBreak = adBreak
         self.ad = ad
         self.offsetInAdBreak = offsetInAdBreak
@@ -31,7 +31,7 @@ public struct AdPlacement: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey { case adBreak, ad, offsetInAdBreak, offsetInAd }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         // As the status document it is part of: absent values are written as null.
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(adBreak, forKey: .adBreak)

@@ -1,5 +1,5 @@
 /// The viewer's consent to media analytics (`privacy optin|optout|unknown`); ad beacons are not affected.
-public enum PrivacyStatus: String, Sendable, Equatable, Codable, CaseIterable {
+package enum PrivacyStatus: String, Sendable, Equatable, Codable, CaseIterable {
     /// Report (the default).
     case optIn = "optin"
     /// End the media-analytics session and send nothing more.

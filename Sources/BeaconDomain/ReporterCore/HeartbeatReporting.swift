@@ -2,59 +2,59 @@
 ///
 /// Disabled, it goes on deciding and carries out nothing: a request is answered `notSent` at
 /// once, the player is told nothing and no bookmark is kept.
-public struct HeartbeatReporting: ReporterCore {
+package struct HeartbeatReporting: ReporterCore {
     /// What the heartbeat asks its edge for.
-    public enum Effect: Sendable, Equatable {
+    package enum Effect: Sendable, Equatable {
         case send(HeartbeatRequest)
         case saveBookmark(contentID: String, position: Milliseconds)
     }
 
-    public private(set) var tracker: HeartbeatTracker
-    public private(set) var enabled = true
+    package private(set) var tracker: HeartbeatTracker
+    package private(set) var enabled = true
     /// Requests answered `notSent` while disabled.
-    public private(set) var notSentWhileDisabled = 0
+    package private(set) var notSentWhileDisabled = 0
     /// The last line the player was told.
-    public private(set) var lastNotification: String?
+    package private(set) var lastNotification: String?
 
-    public init(tracker: HeartbeatTracker) {
+    package init(tracker: HeartbeatTracker) {
         self.tracker = tracker
     }
 
-    public static func input(from notification: DaemonNotification) -> HeartbeatInput? {
+    package static func input(from notification: DaemonNotification) -> HeartbeatInput? {
         notification.heartbeatInput
     }
 
-    public mutating func take(_ input: HeartbeatInput, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
+    package mutating func take(_ input: HeartbeatInput, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
         actions(tracker.handle(input, now: now, wallNow: wallNow), now: now, wallNow: wallNow)
     }
 
-    public mutating func wake(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
+    package mutating func wake(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
         actions(tracker.due(now: now, wallNow: wallNow), now: now, wallNow: wallNow)
     }
 
-    public mutating func record(
+    package mutating func record(
         _ answer: HeartbeatOutcome, of effect: Effect, now: Milliseconds, wallNow: Milliseconds, using random: inout some RandomNumberGenerator
     ) -> [ReporterAction<Effect>] {
         guard case .send(let request) = effect else { return [] }
         return actions(tracker.record(answer, of: request, now: now, wallNow: wallNow), now: now, wallNow: wallNow)
     }
 
-    public mutating func setEnabled(_ enabled: Bool, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
+    package mutating func setEnabled(_ enabled: Bool, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
         self.enabled = enabled
         return [.log(LogLine(.info, "heartbeat reporter \(enabled ? "enabled" : "disabled")"))]
     }
 
     /// A playback still open ends now: its `stop`.
-    public mutating func end(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
+    package mutating func end(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
         actions(tracker.end(wallNow: wallNow), now: now, wallNow: wallNow)
     }
 
-    public var nextWake: Milliseconds? { tracker.nextWake }
+    package var nextWake: Milliseconds? { tracker.nextWake }
 
-    public var isSettled: Bool { tracker.playback == nil }
+    package var isSettled: Bool { tracker.playback == nil }
 
     /// The status's state, in a few words.
-    public var state: String {
+    package var state: String {
         guard let playback = tracker.playback else { return "idle" }
         if playback.heartbeatStopped { return "stopped" }
         return playback.started ? "reporting" : "waiting for playback"

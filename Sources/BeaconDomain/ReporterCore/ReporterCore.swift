@@ -2,7 +2,7 @@
 /// the answers to what it asked for and the instants it asked to wake at, each with the time, it
 /// returns what to do. The runtime's reporter runner owns everything else: the bounded queue in
 /// front of it, its timer, the switch, quiet mode, the drain deadline and the status counters.
-public protocol ReporterCore: Sendable {
+package protocol ReporterCore: Sendable {
     /// What the reporter takes from a notification.
     associatedtype Input: Sendable
     /// What it asks its edge to carry out: a request on its own HTTP client, a bookmark to keep.
@@ -30,7 +30,7 @@ public protocol ReporterCore: Sendable {
 }
 
 /// What a reporter's core decided, carried out in order by its runner.
-public enum ReporterAction<Effect: Sendable>: Sendable {
+package enum ReporterAction<Effect: Sendable>: Sendable {
     /// Carry this out at the edge, one at a time; its answer goes back to the core.
     case perform(Effect)
     /// Publish on the daemon's hub: what the player was told.

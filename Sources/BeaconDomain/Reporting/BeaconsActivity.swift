@@ -1,22 +1,22 @@
 /// What the `beacons` reporter shows of its requests: the last one, its answer, failures in a row
 /// and counts by result, taken from the daemon's notifications with the wall-clock time they came.
-public struct BeaconsActivity: Sendable, Equatable {
-    public private(set) var lastRequest: String?
-    public private(set) var lastRequestAt: Milliseconds?
-    public private(set) var lastAnswer: String?
-    public private(set) var failuresInARow = 0
+package struct BeaconsActivity: Sendable, Equatable {
+    package private(set) var lastRequest: String?
+    package private(set) var lastRequestAt: Milliseconds?
+    package private(set) var lastAnswer: String?
+    package private(set) var failuresInARow = 0
     /// `sent`, `failed`, `refused`, `notSent` (quiet or disabled), `retried`.
-    public private(set) var counters: [String: Int] = [:]
+    package private(set) var counters: [String: Int] = [:]
 
-    public init() {}
+    package init() {}
 
     /// A fired tracking event finished: one result per signaling URL.
-    public mutating func delivered(_ firing: Firing, results: [RequestResult], wallNow: Milliseconds) {
+    package mutating func delivered(_ firing: Firing, results: [RequestResult], wallNow: Milliseconds) {
         for result in results { record(event: firing.event.rawValue, result: result, wallNow: wallNow) }
     }
 
     /// A request did not deliver and will be retried.
-    public mutating func retrying(_ delivery: BeaconDelivery, wallNow: Milliseconds) {
+    package mutating func retrying(_ delivery: BeaconDelivery, wallNow: Milliseconds) {
         lastRequest = "\(delivery.key.event.rawValue) \(Self.withoutQuery(delivery.key.url))"
         lastRequestAt = wallNow
         lastAnswer = delivery.lastStatus.map(String.init) ?? delivery.lastError ?? "no answer"
@@ -52,7 +52,7 @@ public struct BeaconsActivity: Sendable, Equatable {
     }
 
     /// The `beacons` reporter's status: always configured; `quiet` when it computes and sends nothing.
-    public func status(enabled: Bool, quiet: Bool) -> ReporterStatus {
+    package func status(enabled: Bool, quiet: Bool) -> ReporterStatus {
         ReporterStatus(
             name: .beacons, configured: true, enabled: enabled, state: !enabled ? "disabled" : quiet ? "quiet" : "sending",
             lastRequest: lastRequest, lastRequestAt: lastRequestAt, lastAnswer: lastAnswer, failuresInARow: failuresInARow,

@@ -1,13 +1,13 @@
 /// The box's installation id: 128 random bits as 32 lowercase hex digits, created once.
-public enum InstallationID {
-    public static func make(using random: inout some RandomNumberGenerator) -> String {
+package enum InstallationID {
+    package static func make(using random: inout some RandomNumberGenerator) -> String {
         let high = random.next() as UInt64
         let low = random.next() as UInt64
         return hex(high) + hex(low)
     }
 
     /// Whether `text` is an id this type made (a file edited by hand or cut short is not).
-    public static func isValid(_ text: String) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         text.utf8.count == 32 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 

@@ -1,5 +1,5 @@
 /// `reporter enable NAME`, `reporter disable NAME`, `reporter list`.
-public enum ReporterCommand: Sendable, Equatable {
+package enum ReporterCommand: Sendable, Equatable {
     case enable(ReporterName)
     case disable(ReporterName)
     case list

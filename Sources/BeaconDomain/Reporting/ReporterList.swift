@@ -1,12 +1,12 @@
 /// The reply to `reporter list`: every reporter's status, in ``ReporterName`` order.
-public struct ReporterList: Sendable, Equatable, Codable {
-    public var reporters: [ReporterStatus]
+package struct ReporterList: Sendable, Equatable, Codable {
+    package var reporters: [ReporterStatus]
 
-    public init(reporters: [ReporterStatus]) {
+    package init(reporters: [ReporterStatus]) {
         self.reporters = reporters
     }
 
-    public func jsonLine() -> String {
+    package func jsonLine() -> String {
         JSONLine.encode(self)
     }
 }

@@ -1,5 +1,5 @@
 /// An output fed by the session, the input lines and the ad timeline.
-public enum ReporterName: String, Sendable, Equatable, Hashable, Codable, CaseIterable, Comparable {
+package enum ReporterName: String, Sendable, Equatable, Hashable, Codable, CaseIterable, Comparable {
     /// The ad beacons: each tracking event's signaling URLs.
     case beacons
     /// Player analytics heartbeats (Adobe's Media Collection API).
@@ -7,7 +7,7 @@ public enum ReporterName: String, Sendable, Equatable, Hashable, Codable, CaseIt
     /// The streaming service's session heartbeat (concurrency, bookmarks, blackouts, live events).
     case heartbeat
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
+    package static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

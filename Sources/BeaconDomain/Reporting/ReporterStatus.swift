@@ -1,24 +1,24 @@
 /// What one reporter shows in `status` and `reporter list`.
-public struct ReporterStatus: Sendable, Equatable, Codable {
-    public var name: ReporterName
+package struct ReporterStatus: Sendable, Equatable, Codable {
+    package var name: ReporterName
     /// Whether it was configured (an endpoint, for the ones that need one).
-    public var configured: Bool
-    public var enabled: Bool
+    package var configured: Bool
+    package var enabled: Bool
     /// Its own state, in a few words (`idle`, `session open`, `error state`, `stopped`...).
-    public var state: String
+    package var state: String
     /// The last request, as `<event> <url without query>`, and when it left (wall clock, epoch ms).
-    public var lastRequest: String?
-    public var lastRequestAt: Milliseconds?
+    package var lastRequest: String?
+    package var lastRequestAt: Milliseconds?
     /// The last answer: an HTTP status or why there was none.
-    public var lastAnswer: String?
+    package var lastAnswer: String?
     /// Failed requests in a row.
-    public var failuresInARow: Int
+    package var failuresInARow: Int
     /// What it counted (`sent`, `failed`, `dropped`, ...), by name.
-    public var counters: [String: Int]
+    package var counters: [String: Int]
     /// What else it knows that an operator asks for (session id, next due...), by name.
-    public var details: [String: String]
+    package var details: [String: String]
 
-    public init(
+    package init(
         name: ReporterName, configured: Bool, enabled: Bool, state: String, lastRequest: String? = nil,
         lastRequestAt: Milliseconds? = nil, lastAnswer: String? = nil, failuresInARow: Int = 0,
         counters: [String: Int] = [:], details: [String: String] = [:]
@@ -39,7 +39,7 @@ public struct ReporterStatus: Sendable, Equatable, Codable {
         case name, configured, enabled, state, lastRequest, lastRequestAt, lastAnswer, failuresInARow, counters, details
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         // Absent values are written as null, as in the status document: consumers see every field.
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)

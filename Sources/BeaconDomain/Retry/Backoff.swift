@@ -1,25 +1,25 @@
 /// Exponential backoff with full jitter: retry number n waits a random time in
 /// `0...min(cap, base × 2^(n-1))`, so clients that failed together do not retry together.
-public struct Backoff: Sendable, Equatable {
+package struct Backoff: Sendable, Equatable {
     /// The ceiling of the first retry's wait.
-    public var base: Milliseconds
+    package var base: Milliseconds
     /// The largest ceiling, whatever the number of retries.
-    public var cap: Milliseconds
+    package var cap: Milliseconds
 
-    public init(base: Milliseconds = 1000, cap: Milliseconds = 60_000) {
+    package init(base: Milliseconds = 1000, cap: Milliseconds = 60_000) {
         self.base = max(base, 1)
         self.cap = max(cap, self.base)
     }
 
     /// The longest wait before retry number `retry` (1 for the first retry).
-    public func ceiling(forRetry retry: Int) -> Milliseconds {
+    package func ceiling(forRetry retry: Int) -> Milliseconds {
         let doublings = min(max(retry, 1) - 1, 62)
         let (grown, overflow) = base.multipliedReportingOverflow(by: 1 << doublings)
         return overflow ? cap : min(grown, cap)
     }
 
     /// A wait before retry number `retry`, drawn uniformly from `0...ceiling(forRetry:)`.
-    public func delay(forRetry retry: Int, using random: inout some RandomNumberGenerator) -> Milliseconds {
+    package func delay(forRetry retry: Int, using random: inout some RandomNumberGenerator) -> Milliseconds {
         Milliseconds.random(in: 0...ceiling(forRetry: retry), using: &random)
     }
 }

@@ -1,14 +1,14 @@
 /// The `Retry-After` response header (RFC 9110, section 10.2.3): how long a server asks its
 /// clients to wait, as delta-seconds (`120`) or as an HTTP-date in the IMF-fixdate form
 /// (`Wed, 21 Oct 2015 07:28:00 GMT`). Parsed by hand: no date formatter, no locale.
-public enum RetryAfter {
+package enum RetryAfter {
     /// The longest wait a header can ask for: larger values are bounded to it, so a caller adding
     /// it to a time never overflows. Callers bound it further to what they are willing to honour.
-    public static let longest: Milliseconds = 86_400_000
+    package static let longest: Milliseconds = 86_400_000
 
     /// The wait `value` asks for: for a date, counted from `now` (epoch milliseconds) and 0 when
     /// the date is past; at most ``longest``. Nil when `value` is neither form.
-    public static func delay(_ value: String, now: Milliseconds) -> Milliseconds? {
+    package static func delay(_ value: String, now: Milliseconds) -> Milliseconds? {
         let bytes = trimmed(Array(value.utf8))
         if let seconds = deltaSeconds(bytes) { return seconds * 1000 }
         if let date = imfFixdate(bytes) { return min(max(date - now, 0), longest) }

@@ -9,12 +9,12 @@ public enum Dialect: String, Sendable, Equatable, Codable, CaseIterable {
     case mediatailor
 
     /// The dialect a session-initialization URL names: MediaTailor's live under `/v1/session/`.
-    public static func named(byInitURL url: String) -> Dialect? {
+    package static func named(byInitURL url: String) -> Dialect? {
         url.contains("/v1/session/") ? .mediatailor : nil
     }
 
     /// The dialect a tracking document's shape names.
-    public static func of(trackingDocument body: some Collection<UInt8>) -> Dialect {
+    package static func of(trackingDocument body: some Collection<UInt8>) -> Dialect {
         MediaTailorDocument.isMediaTailor(body) ? .mediatailor : .harmonic
     }
 }

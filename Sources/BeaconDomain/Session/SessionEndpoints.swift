@@ -7,16 +7,16 @@ import Foundation
 /// The URLs of one ad-insertion session, as handed to the player and shown in status.
 public struct SessionEndpoints: Sendable, Equatable, Codable {
     /// The stream URL the session was started from.
-    public var mediaURL: String
+    package var mediaURL: String
     /// The session's own manifest: what the player must play.
-    public var manifestURL: String
+    package var manifestURL: String
     /// Where the ad-tracking metadata is polled.
-    public var trackingURL: String
+    package var trackingURL: String
     /// The ad-insertion service's session id (`sessid`), when the URLs carry one.
-    public var sessionID: String?
+    package var sessionID: String?
     /// The service the session speaks to; nil while `auto` has not decided (a session given its
     /// tracking URL, until its first document).
-    public var dialect: Dialect?
+    package var dialect: Dialect?
 
     public init(mediaURL: String, manifestURL: String, trackingURL: String, sessionID: String?, dialect: Dialect? = nil) {
         self.mediaURL = mediaURL
@@ -28,7 +28,7 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
 
     /// The session key: what the beacon journal files this session's deliveries and snapshot under,
     /// its `sessid`, or else its media URL.
-    public var sessionKey: String { sessionID ?? mediaURL }
+    package var sessionKey: String { sessionID ?? mediaURL }
 
     private enum CodingKeys: String, CodingKey { case mediaURL = "mediaUrl", manifestURL = "manifestUrl", trackingURL = "trackingUrl", sessionID = "sessionId", dialect }
 
@@ -42,15 +42,15 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     }
 
     /// The query parameter that carries the session id.
-    public static let sessionParameter = "sessid"
+    package static let sessionParameter = "sessid"
 
     /// The session id in a URL's query, if any.
-    public static func sessionID(in url: String) -> String? {
+    package static func sessionID(in url: String) -> String? {
         URLComponents(string: url)?.queryItems?.first { $0.name == sessionParameter }?.value.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The metadata URL of a session manifest: its last path segment replaced by `metadata`, query kept.
-    public static func trackingURL(forManifest manifest: String) -> String? {
+    package static func trackingURL(forManifest manifest: String) -> String? {
         guard var components = URLComponents(string: manifest) else { return nil }
         var path = components.path
         if let slash = path.lastIndex(of: "/") {
@@ -64,7 +64,7 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     }
 
     /// `reference` resolved against `base`, as an absolute http(s) URL.
-    public static func resolve(_ reference: String, against base: String) -> String? {
+    package static func resolve(_ reference: String, against base: String) -> String? {
         guard let url = URL(string: reference, relativeTo: URL(string: base)) else { return nil }
         let absolute = url.absoluteString
         return URLPolicy.refusal(of: absolute) == nil ? absolute : nil
@@ -73,7 +73,7 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     /// The tracking URL of a MediaTailor page: `nextToken` added to its query. The token is sent as
     /// the service wrote it (MediaTailor's are already percent-encoded, `...%3D`); other bytes
     /// outside RFC 3986's unreserved set are percent-encoded.
-    public static func page(_ trackingURL: String, nextToken token: String) -> String {
+    package static func page(_ trackingURL: String, nextToken token: String) -> String {
         var encoded = ""
         for byte in token.utf8 {
             let scalar = Unicode.Scalar(byte)

@@ -13,23 +13,23 @@ import Foundation
 /// MediaTailor (``Dialect/mediatailor``, or `auto` for a URL under `/v1/session/`): one POST of
 /// `{"reportingMode": "client", "adsParams": {...}}` to the session-initialization URL, whose answer
 /// gives `manifestURL` and `trackingURL`, relative to the URL answering.
-public struct SessionInitializer: Sendable {
-    public var client: any HTTPClient
+package struct SessionInitializer: Sendable {
+    package var client: any HTTPClient
     /// The largest init or playlist body read.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// The service spoken to; nil (`auto`): from the URL, else from the answer.
-    public var dialect: Dialect?
+    package var dialect: Dialect?
     /// Passed through to MediaTailor's session init.
-    public var adsParams: [String: String]?
+    package var adsParams: [String: String]?
 
-    public init(client: any HTTPClient, maxBodyBytes: Int = 1 << 20, dialect: Dialect? = nil, adsParams: [String: String]? = nil) {
+    package init(client: any HTTPClient, maxBodyBytes: Int = 1 << 20, dialect: Dialect? = nil, adsParams: [String: String]? = nil) {
         self.client = client
         self.maxBodyBytes = maxBodyBytes
         self.dialect = dialect
         self.adsParams = adsParams
     }
 
-    public func start(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
+    package func start(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
         if let refusal = URLPolicy.refusal(of: mediaURL) {
             throw SessionInitError(reason: "media URL refused: \(refusal)", isPermanent: true)
         }
@@ -171,16 +171,16 @@ public struct SessionInitializer: Sendable {
 }
 
 /// Why no session could be started.
-public struct SessionInitError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var reason: String
+package struct SessionInitError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var reason: String
     /// Whether no later attempt can succeed (a media URL refused before any request), so retrying
     /// is pointless; anything that went wrong on the network or at the service may heal.
-    public var isPermanent: Bool
+    package var isPermanent: Bool
 
-    public init(reason: String, isPermanent: Bool = false) {
+    package init(reason: String, isPermanent: Bool = false) {
         self.reason = reason
         self.isPermanent = isPermanent
     }
 
-    public var description: String { reason }
+    package var description: String { reason }
 }

@@ -1,7 +1,7 @@
 extension SessionSnapshot {
     /// The snapshot as the JSON its `Codable` conformance reads back, written directly: with
     /// JSONEncoder, a snapshot of 1 000 tracking events took milliseconds on every metadata change.
-    public func jsonBytes() -> [UInt8] {
+    package func jsonBytes() -> [UInt8] {
         var json = JSONBytes()
         json.object { json in
             json.member("endpoints") { $0.write(endpoints) }

@@ -3,19 +3,19 @@
 ///
 /// Reporting states are not kept here: they follow from the session's deliveries in the journal.
 public struct SessionSnapshot: Sendable, Equatable, Codable {
-    public var endpoints: SessionEndpoints
+    package var endpoints: SessionEndpoints
     /// The merged ad breaks, as the session knew them.
-    public var adBreaks: [AdBreak]
-    public var dataRange: DataRange?
+    package var adBreaks: [AdBreak]
+    package var dataRange: DataRange?
     /// The played stretches of program time, as `[start, end]` pairs.
-    public var played: [[Milliseconds]]
-    public var playhead: Milliseconds?
+    package var played: [[Milliseconds]]
+    package var playhead: Milliseconds?
     /// When this snapshot was taken (an instant of the monotonic clock: retention counts from it).
-    public var savedAt: Milliseconds
+    package var savedAt: Milliseconds
     /// The session's timeline; nil before its first document (and in snapshots of earlier releases).
-    public var timeline: Timeline?
+    package var timeline: Timeline?
     /// Program date time minus media time, when the metadata gives both.
-    public var programDateTimeOffset: Milliseconds?
+    package var programDateTimeOffset: Milliseconds?
 
     public init(
         endpoints: SessionEndpoints, adBreaks: [AdBreak], dataRange: DataRange?, played: [[Milliseconds]], playhead: Milliseconds?,

@@ -2,7 +2,7 @@ extension TrackingSession {
     /// Resumes a session from its snapshot. `states` are the reporting states its deliveries left;
     /// every other event is idle. Returns the session and the events whose window was played but
     /// that never fired.
-    public static func resuming(
+    package static func resuming(
         _ snapshot: SessionSnapshot, states: [EventReference: ReportingState], retention: Milliseconds
     ) -> (session: TrackingSession, due: [Firing]) {
         let played = snapshot.played.compactMap { pair in pair.count == 2 && pair[0] <= pair[1] ? pair[0]...pair[1] : nil }
@@ -14,7 +14,7 @@ extension TrackingSession {
     }
 
     /// What a restart needs to resume this session.
-    public func snapshot(endpoints: SessionEndpoints, savedAt: Milliseconds) -> SessionSnapshot {
+    package func snapshot(endpoints: SessionEndpoints, savedAt: Milliseconds) -> SessionSnapshot {
         SessionSnapshot(
             endpoints: endpoints, adBreaks: schedule.adBreaks, dataRange: dataRange,
             played: played.ranges.map { [$0.lowerBound, $0.upperBound] }, playhead: judge.lastPlayhead, savedAt: savedAt,

@@ -7,51 +7,51 @@ import Foundation
 /// What `beaconctl status --json` prints: everything the daemon knows and did.
 ///
 /// The field names and meanings are a contract with operators' tooling: fields may be added, never renamed.
-public struct StatusReport: Sendable, Equatable, Codable {
+package struct StatusReport: Sendable, Equatable, Codable {
     /// The version of the control socket protocol and of this document.
-    public static let currentAPILevel = 1
+    package static let currentAPILevel = 1
 
-    public var apiLevel: Int
-    public var version: String
+    package var apiLevel: Int
+    package var version: String
     /// idle, initializing, ready, playing, paused, seeking, buffering, completed or error.
-    public var state: String
-    public var session: SessionEndpoints?
-    public var playhead: Milliseconds?
+    package var state: String
+    package var session: SessionEndpoints?
+    package var playhead: Milliseconds?
     /// When the last playhead tick arrived (wall clock).
-    public var lastTickAt: Milliseconds?
+    package var lastTickAt: Milliseconds?
     /// When the last metadata document was applied or found unchanged (wall clock).
-    public var lastMetadataAt: Milliseconds?
-    public var dataRange: DataRange?
-    public var adBreaks: [AdBreak]
-    public var counters: Counters
+    package var lastMetadataAt: Milliseconds?
+    package var dataRange: DataRange?
+    package var adBreaks: [AdBreak]
+    package var counters: Counters
     /// Why the session is in the error state, or the last error of session init or metadata.
-    public var lastError: String?
+    package var lastError: String?
     /// Every beacon delivery still due or in flight, and those of the session's tracking events
     /// that finished, oldest first.
-    public var deliveries: [Delivery]
-    public var journal: Journal
+    package var deliveries: [Delivery]
+    package var journal: Journal
     /// Metadata requests of the session that failed in a row (network, HTTP status, rejected
     /// document); 0 after a success. Each one lengthens the wait before the next request.
-    public var metadataFailures: Int
+    package var metadataFailures: Int
     /// When the next metadata request is due (wall clock); nil while one is under way or without a session.
-    public var nextMetadataAt: Milliseconds?
+    package var nextMetadataAt: Milliseconds?
     /// Session init attempts that failed in a row for the stream being started; 0 once it is ready.
-    public var initFailures: Int
+    package var initFailures: Int
     /// When the next session init attempt is due (wall clock) while init is being retried.
-    public var nextInitAt: Milliseconds?
+    package var nextInitAt: Milliseconds?
     /// What the session's times (`playhead`, `dataRange`, ad breaks, ads, tracking events) are
     /// counted on: `programDateTime` (epoch ms) or `mediaTime` (ms from the start of the stream);
     /// nil before the session's first metadata document.
-    public var timeline: Timeline?
+    package var timeline: Timeline?
     /// On a media-time session, the playhead without the stitched ad breaks before it (ms): the
     /// position in the content, for bookmarks and resume points. Nil on program date time.
-    public var contentPosition: Milliseconds?
+    package var contentPosition: Milliseconds?
     /// The ad break and ad the playhead is in, with its offsets inside them (ms); nil in the content.
-    public var adPlacement: AdPlacement?
+    package var adPlacement: AdPlacement?
     /// Every reporter (beacons, media-analytics, heartbeat), configured or not, in that order.
-    public var reporters: [ReporterStatus]
+    package var reporters: [ReporterStatus]
 
-    public init(
+    package init(
         apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
         playhead: Milliseconds?, lastTickAt: Milliseconds? = nil, lastMetadataAt: Milliseconds? = nil,
         dataRange: DataRange?, adBreaks: [AdBreak], counters: Counters, lastError: String? = nil,
@@ -83,28 +83,28 @@ public struct StatusReport: Sendable, Equatable, Codable {
     }
 
     /// One signaling URL of one fired tracking event, as far as its delivery went.
-    public struct Delivery: Sendable, Equatable, Codable {
-        public var adBreakID: String
-        public var adID: String
-        public var event: TrackingEventType
+    package struct Delivery: Sendable, Equatable, Codable {
+        package var adBreakID: String
+        package var adID: String
+        package var event: TrackingEventType
         /// The signaling URL as in the metadata.
-        public var url: String
+        package var url: String
         /// The URL its requests go to: `url` with its VAST macros expanded when the event fired.
-        public var sentURL: String
+        package var sentURL: String
         /// due, inFlight, delivered or failed.
-        public var state: BeaconDelivery.State
+        package var state: BeaconDelivery.State
         /// Requests started so far.
-        public var attempts: Int
-        public var lastStatus: Int?
+        package var attempts: Int
+        package var lastStatus: Int?
         /// Why the last request did not deliver, or why the delivery was given up.
-        public var lastError: String?
+        package var lastError: String?
         /// When the tracking event became due (wall clock).
-        public var dueAt: Milliseconds
+        package var dueAt: Milliseconds
         /// When the next request leaves, while due (wall clock).
-        public var nextAttemptAt: Milliseconds?
+        package var nextAttemptAt: Milliseconds?
 
         /// `wallOffset` turns the delivery's monotonic instants into wall-clock times (``TimeSource/wallOffset()``).
-        public init(_ delivery: BeaconDelivery, wallOffset: Milliseconds) {
+        package init(_ delivery: BeaconDelivery, wallOffset: Milliseconds) {
             adBreakID = delivery.key.adBreakID
             adID = delivery.key.adID
             event = delivery.key.event
@@ -122,7 +122,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
             case adBreakID = "podId", adID = "adId", event, url, sentURL = "sentUrl", state, attempts, lastStatus, lastError, dueAt, nextAttemptAt
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             adBreakID = try container.decode(String.self, forKey: .adBreakID)
             adID = try container.decode(String.self, forKey: .adID)
@@ -140,8 +140,8 @@ public struct StatusReport: Sendable, Equatable, Codable {
     }
 
     /// Where deliveries and sessions are kept.
-    public struct Journal: Sendable, Equatable, Codable {
-        public enum State: String, Sendable, Equatable, Codable {
+    package struct Journal: Sendable, Equatable, Codable {
+        package enum State: String, Sendable, Equatable, Codable {
             /// Written through to disk.
             case ok
             /// Configured but failing: the daemon works from memory and retries.
@@ -150,47 +150,47 @@ public struct StatusReport: Sendable, Equatable, Codable {
             case off
         }
 
-        public var state: State
+        package var state: State
         /// Why the journal is unavailable.
-        public var error: String?
+        package var error: String?
 
-        public init(state: State, error: String? = nil) {
+        package init(state: State, error: String? = nil) {
             self.state = state
             self.error = error
         }
     }
 
     /// Running totals since the daemon started.
-    public struct Counters: Sendable, Equatable, Codable {
+    package struct Counters: Sendable, Equatable, Codable {
         /// Playhead ticks accepted.
-        public var ticks = 0
+        package var ticks = 0
         /// Input lines refused (unreadable, unknown or invalid).
-        public var badLines = 0
+        package var badLines = 0
         /// Beacon deliveries answered 2xx.
-        public var beaconsSent = 0
+        package var beaconsSent = 0
         /// Beacon deliveries given up: refused, answered with a status not retried, or too old.
-        public var beaconsFailed = 0
+        package var beaconsFailed = 0
         /// Requests that retried a delivery.
-        public var beaconsRetried = 0
+        package var beaconsRetried = 0
         /// Requests that may repeat one the server already received: in flight when the daemon stopped.
-        public var beaconsResent = 0
+        package var beaconsResent = 0
         /// Metadata requests made.
-        public var metadataFetches = 0
+        package var metadataFetches = 0
         /// Metadata requests that failed or brought a rejected document.
-        public var metadataErrors = 0
+        package var metadataErrors = 0
         /// Journal reads, writes and opens that failed.
-        public var journalErrors = 0
+        package var journalErrors = 0
         /// Log lines dropped because stderr did not take them in time (or was closed).
-        public var logLinesDropped = 0
+        package var logLinesDropped = 0
 
-        public init() {}
+        package init() {}
 
         private enum CodingKeys: String, CodingKey {
             case ticks, badLines, beaconsSent, beaconsFailed, beaconsRetried, beaconsResent, metadataFetches, metadataErrors, journalErrors
             case logLinesDropped
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             // A counter an earlier release did not send reads as 0.
             let container = try decoder.container(keyedBy: CodingKeys.self)
             func count(_ key: CodingKeys) throws -> Int { try container.decodeIfPresent(Int.self, forKey: key) ?? 0 }
@@ -213,7 +213,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         case timeline, contentPosition, adPlacement, reporters
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         apiLevel = try container.decode(Int.self, forKey: .apiLevel)
         version = try container.decode(String.self, forKey: .version)
@@ -239,7 +239,7 @@ public struct StatusReport: Sendable, Equatable, Codable {
         reporters = try container.decodeIfPresent([ReporterStatus].self, forKey: .reporters) ?? []
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         // Absent values are written as null: consumers see every field, always.
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(apiLevel, forKey: .apiLevel)
@@ -266,19 +266,19 @@ public struct StatusReport: Sendable, Equatable, Codable {
     }
 
     /// The timeline times are shown on: program date time until a document says otherwise.
-    public var shownTimeline: Timeline { timeline ?? .programDateTime }
+    package var shownTimeline: Timeline { timeline ?? .programDateTime }
 
-    public func jsonLine() -> String {
+    package func jsonLine() -> String {
         JSONLine.encode(self)
     }
 
-    public static func decode(jsonLine: String) throws -> StatusReport {
+    package static func decode(jsonLine: String) throws -> StatusReport {
         try JSONDecoder().decode(StatusReport.self, from: Data(jsonLine.utf8))
     }
 
     /// The `apiLevel` of a status document, read without decoding the rest: a daemon of another
     /// level may have changed it. Nil when the line is no status document.
-    public static func apiLevel(inJSONLine jsonLine: String) -> Int? {
+    package static func apiLevel(inJSONLine jsonLine: String) -> Int? {
         struct Level: Decodable { var apiLevel: Int }
         return try? JSONDecoder().decode(Level.self, from: Data(jsonLine.utf8)).apiLevel
     }

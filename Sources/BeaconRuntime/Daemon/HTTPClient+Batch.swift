@@ -4,7 +4,7 @@ extension HTTPClient {
     /// One child task per request; a client that can take a batch in one move does better
     /// (``CurlHTTPClient`` hands the whole batch to its transfer thread). Here, not in the domain:
     /// the domain decides, the runtime runs tasks.
-    public func send(
+    package func send(
         _ requests: [HTTPClientRequest],
         reporting report: @escaping @Sendable (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void
     ) async {
