@@ -169,6 +169,23 @@ import Testing
         }
     }
 
+    /// A `load` that replaces a playing playback ends its media-analytics session and opens the
+    /// next one: the replaced playback's daemon session ends after the new load, and is not its.
+    @Test func aLoadReplacingAPlayingPlaybackEndsItsSessionAndOpensTheNext() async throws {
+        try await withLive { collection, service, daemon in
+            var feed = try await Self.started(collection, daemon)
+            daemon.send("load \(Self.mediaURL(service)) \(Self.live)")
+            feed.play(to: Ads.t0 + 4_000)
+            daemon.send(feed.takeLines())
+            try await eventually(timeout: .seconds(20), "the second playback's session and play") {
+                collection.sessionIDs().count == 2 && Self.types(collection, collection.sessionIDs()[1]).contains(.play)
+            }
+            #expect(Self.types(collection, collection.sessionIDs()[0]).last == .sessionEnd)
+            try await finish(daemon)
+            #expect(collection.violations() == [], "\(collection.violations())")
+        }
+    }
+
     /// A 404 to an event: the session is gone, a new one starts with media.resume and the current state.
     @Test func aSessionGoneStartsANewOneWithResume() async throws {
         try await withLive { collection, _, daemon in

@@ -62,6 +62,8 @@ import Testing
                 }
                 #expect(daemon.stderrLines.contains { $0.contains("session resumed from the journal") })
                 #expect(report.counters.beaconsResent == 1)
+                let resent = daemon.stderrLines.filter { $0.contains("BEACON sent") && $0.contains("resend=true") }
+                #expect(resent.count == 1 && resent.first?.contains("event=midpoint") == true, "the re-sent request's line says so: \(resent)")
                 reliability.expectEachBeacon(of: adBreak, on: sink, except: ["k-a1/midpoint"])
                 #expect(sink.count(ad: "k-a1", .midpoint) == 2, "the request in flight at the kill, sent again\n\(sink.summary)")
                 try await finish(daemon)

@@ -399,7 +399,22 @@ import Testing
         #expect(run.sent.map(\.attempts) == [2])
         #expect(run.sent.first?.resend == true)
         run.answer(.answered(status: 200))
-        #expect(run.ended.last?.line.text == "BEACON sent pod=p ad=a event=start url=http://ads.example/r status=200 latency_ms=3 attempt=2")
+        #expect(run.ended.last?.line.text == "BEACON sent pod=p ad=a event=start url=http://ads.example/r status=200 latency_ms=3 attempt=2 resend=true")
+    }
+
+    /// Only the re-sent request's line says `resend=true`; the retry after it is a request like any other.
+    @Test func onlyTheResentRequestsLineSaysSo() throws {
+        var run = Run()
+        let key = Key(sessionKey: "old", adBreakID: "p", adID: "a", event: .start, eventStart: 0, url: "http://ads.example/r", occurrence: 0)
+        let inFlight = BeaconDelivery(key: key, reference: EventReference(adBreakID: "p", adIndex: 0, eventIndex: 0), state: .inFlight, attempts: 1, dueAt: Self.start)
+        run.apply(run.coordinator.restore([inFlight], now: Self.start))
+        run.answer(.answered(status: 503))
+        #expect(run.ended.last?.line.text.hasPrefix("BEACON retrying") == true)
+        #expect(run.ended.last?.line.text.contains("attempt=2 resend=true") == true, "\(run.ended.map(\.line.text))")
+        run.advance(to: try #require(run.nextWake))
+        run.answer(.answered(status: 204))
+        #expect(run.ended.last?.line.text.hasPrefix("BEACON sent") == true)
+        #expect(run.ended.last?.line.text.contains("resend") == false, "\(run.ended.map(\.line.text))")
     }
 
     @Test func theLatestFiringOfEachEventDecidesItsRestoredState() {

@@ -44,10 +44,46 @@ import Testing
              "primaryContentId": "p1", "liveStartTime": 1700000000000, "liveEndTime": "1700003600000",
              "liveEventType": "overflow", "overflowMode": "before", "later": {"x": 1}}, "future": 1}
             """#.replacingOccurrences(of: "\n", with: " ")
-        let heartbeat = HeartbeatOptions(
+        var heartbeat = HeartbeatOptions(
             flag: true, token: "t0k", freq: 60_000, contentID: "c1", catalogType: "movie", primaryContentID: "p1",
             liveStartTime: 1_700_000_000_000, liveEndTime: 1_700_003_600_000, liveEventType: .overflow, overflowMode: .before)
+        heartbeat.unknownKeys = ["later"]
         #expect(options(json) == .success(LoadOptions(heartbeat: heartbeat)))
+    }
+
+    /// Quickplay's playback authorization names the three `heartbeatFlag`, `heartbeatToken` and
+    /// `heartbeatFreq`: forwarded as they are, they mean what ours mean.
+    @Test func heartbeatReadsQuickplaysOwnNames() {
+        let json = #"{"heartbeat": {"heartbeatFlag": true, "heartbeatToken": "t0k", "heartbeatFreq": "30000", "contentId": "c1"}}"#
+        #expect(options(json) == .success(LoadOptions(heartbeat: HeartbeatOptions(flag: true, token: "t0k", freq: 30_000, contentID: "c1"))))
+        // Given both, ours is read; neither is unknown.
+        #expect(options(#"{"heartbeat": {"flag": false, "heartbeatFlag": true}}"#) == .success(LoadOptions(heartbeat: HeartbeatOptions(flag: false))))
+        // A value refused names the key as the player wrote it.
+        guard case .failure(let error) = options(#"{"heartbeat": {"heartbeatFlag": "yes"}}"#) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.reason.hasPrefix("load: heartbeat.heartbeatFlag must be true or false"), "\(error.reason)")
+    }
+
+    /// An unknown key is kept, sorted, with a warning naming it and the key it may have meant.
+    @Test func unknownHeartbeatKeysAreKeptForAWarningWithTheNearestName() throws {
+        let heartbeat = try #require(try options(#"{"heartbeat": {"heartbeatFlg": true, "tokn": "x", "banana": 1, "contentId": "c1"}}"#).get().heartbeat)
+        #expect(heartbeat.flag == false && heartbeat.token == nil && heartbeat.contentID == "c1")
+        #expect(heartbeat.unknownKeys == ["banana", "heartbeatFlg", "tokn"])
+        #expect(heartbeat.unknownKeyWarnings == [
+            "heartbeat: unknown key 'banana', ignored",
+            "heartbeat: unknown key 'heartbeatFlg' (did you mean heartbeatFlag?), ignored",
+            "heartbeat: unknown key 'tokn' (did you mean token?), ignored",
+        ])
+    }
+
+    @Test(arguments: [
+        ("heartbeatFlg", "heartbeatFlag"), ("HEARTBEATTOKEN", "heartbeatToken"), ("frq", "freq"), ("contentID", "contentId"),
+        ("liveStartTme", "liveStartTime"), ("xyz", nil), ("heartbeat", nil),
+    ] as [(String, String?)])
+    func theNearestNameIsAFewEditsAwayOrNone(name: String, nearest: String?) {
+        #expect(NameSuggestion.nearest(to: name, among: HeartbeatOptions.knownKeys) == nearest)
     }
 
     @Test(arguments: [

@@ -50,6 +50,7 @@ import Testing
     @Test func aVODPlaybackWithAMidRollAChapterQualityStatesAndCompletion() {
         var driver = TrackerDriver()
         driver.send(MediaFixture.load())
+        driver.send(MediaFixture.ready)
         driver.send(.playerEventObserved(.play))
         driver.send(.playerInformed(.chapterStart(Chapter(index: 1, offset: 0, length: 600, name: "Opening"))))
         driver.run(for: 25_000)
@@ -82,6 +83,7 @@ import Testing
     @Test func aLivePlaybackWithASkippedAdAndAnotherBreakThenUnload() {
         var driver = TrackerDriver()
         driver.send(MediaFixture.load(ContentInformation(id: "channel-1", name: "News", streamType: .live)))
+        driver.send(MediaFixture.ready)
         driver.send(.playheadObserved(PlayheadObservation(tick: PlayheadTick(playhead: 1_675_135_534_076, timeline: .programDateTime))))
         driver.run(for: 11_000)
         driver.send(.adLifecycle(.adBreakStarted(MediaFixture.adBreak)))

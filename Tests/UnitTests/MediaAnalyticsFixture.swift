@@ -27,6 +27,10 @@ enum MediaFixture {
         .playbackLoaded(mediaURL: url, options: LoadOptions(content: content))
     }
 
+    /// The daemon's session of the playback, ready: session `s`.
+    static let ready = DaemonNotification.sessionReady(
+        SessionEndpoints(mediaURL: "https://cdn.test/master.m3u8", manifestURL: "https://cdn.test/s.m3u8", trackingURL: "https://cdn.test/t", sessionID: "s"))
+
     static func tick(position seconds: Double, rate: Double? = nil, placement: AdPlacement? = nil) -> DaemonNotification {
         let milliseconds = Milliseconds(seconds * 1000)
         return .playheadObserved(

@@ -5,6 +5,7 @@ import Testing
     private func playing(_ settings: MediaAnalyticsSettings = MediaFixture.settings) -> TrackerDriver {
         var driver = TrackerDriver(settings)
         driver.send(MediaFixture.load())
+        driver.send(MediaFixture.ready)
         driver.send(.playerEventObserved(.play))
         return driver
     }
@@ -324,10 +325,15 @@ import Testing
         driver.send(.playerEventObserved(.play))
         #expect(driver.types == [.sessionStart, .play, .sessionEnd])
         driver.send(MediaFixture.load())
+        driver.send(MediaFixture.ready)
         driver.send(.playerEventObserved(.play))
         driver.send(MediaFixture.load())
         #expect(driver.types.suffix(3) == [.sessionStart, .play, .sessionEnd])
+        // The replaced playback's daemon session ends after the load that replaced it: not the new playback's.
+        driver.send(.sessionEnded(sessionID: "s"))
+        driver.send(MediaFixture.ready)
         driver.send(.playerEventObserved(.play))
+        #expect(driver.types.suffix(2) == [.sessionStart, .play], "the new playback opens its session: \(driver.types)")
         driver.take(driver.tracker.shutdown(now: driver.now, wallNow: driver.wallNow))
         #expect(driver.types.suffix(3) == [.sessionStart, .play, .sessionEnd])
         #expect(driver.tracker.sessionNumber == nil)

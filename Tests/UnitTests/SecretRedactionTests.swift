@@ -12,6 +12,9 @@ import Testing
         (#"{"token" "a"}"#, #"{"token" "a"}"#),
         ("no secret here", "no secret here"),
         (#""token""#, #""token""#),
+        // Quickplay's name for it, before and after ours.
+        (#"{"heartbeatToken": "s3cret", "token": "b"}"#, #"{"heartbeatToken": "***", "token": "***"}"#),
+        (#"{"token": 1, "heartbeatToken":"x"}"#, #"{"token": ***, "heartbeatToken":"***"}"#),
     ] as [(String, String)])
     func tokensAreMasked(line: String, shown: String) {
         #expect(SecretRedaction.redacted(line) == shown)

@@ -114,10 +114,10 @@ extension DaemonCore {
         }
         let quiet = configuration.quiet
         for delivery in effects.start {
-            let key = delivery.key
+            let (key, resend) = (delivery.key, delivery.resend ? " resend=true" : "")
             log(
                 .beacon, .debug,
-                "BEACON requesting pod=\(key.adBreakID) ad=\(key.adID) event=\(key.event) url=\(key.url) attempt=\(delivery.attempts) quiet=\(quiet)")
+                "BEACON requesting pod=\(key.adBreakID) ad=\(key.adID) event=\(key.event) url=\(key.url) attempt=\(delivery.attempts) quiet=\(quiet)\(resend)")
         }
         for ended in effects.ended {
             actions.append(.log(.beacon, LogLine(ended.line.isWarning ? .warning : .info, ended.line.text)))

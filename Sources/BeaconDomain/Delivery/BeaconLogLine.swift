@@ -5,8 +5,9 @@ package struct BeaconLogLine: Sendable, Equatable {
     package var isWarning: Bool
     package var text: String
 
-    /// The line of `result`, which left `delivery` as it stands, at `now`.
-    package init(_ result: RequestResult, of delivery: BeaconDelivery, now: Milliseconds) {
+    /// The line of `result`, which left `delivery` as it stands, at `now`; `resend` when the
+    /// request was a possible re-send (in flight at a crash or a cancel).
+    package init(_ result: RequestResult, of delivery: BeaconDelivery, resend: Bool, now: Milliseconds) {
         let key = delivery.key
         var line = "pod=\(key.adBreakID) ad=\(key.adID) event=\(key.event) url=\(key.url)"
         if case .answered(let status) = result.outcome {
@@ -15,7 +16,7 @@ package struct BeaconLogLine: Sendable, Equatable {
             line += " status=-"
         }
         line += " latency_ms=\(result.latencyMilliseconds) attempt=\(delivery.attempts)"
-        if delivery.resend { line += " resend=true" }
+        if resend { line += " resend=true" }
         let reason = delivery.lastError.map { " reason=\"\($0)\"" } ?? ""
         switch (delivery.state, result.outcome) {
         case (_, .notSent):

@@ -95,7 +95,10 @@ package struct DeliveryCoordinator: Sendable {
     ) -> DeliveryEffects {
         var effects = DeliveryEffects()
         var updates: [(delivery: BeaconDelivery, result: RequestResult)] = []
+        // The requests that were re-sends: their lines say so, though the delivery no longer is one.
+        var resent: Set<Key> = []
         for (key, result) in results {
+            if queue.deliveries[key]?.resend == true { resent.insert(key) }
             let updated: BeaconDelivery?
             if case .failed(.cancelled) = result.outcome {
                 updated = queue.interrupt(key, now: now)
@@ -112,7 +115,7 @@ package struct DeliveryCoordinator: Sendable {
             effects.ended.append(
                 .init(
                     delivery: delivery, result: result, retrying: delivery.state == .due && drain == .none,
-                    line: BeaconLogLine(result, of: delivery, now: now)))
+                    line: BeaconLogLine(result, of: delivery, resend: resent.contains(delivery.key), now: now)))
         }
         finished(expired + updates, into: &effects)
         return effects
@@ -172,7 +175,7 @@ package struct DeliveryCoordinator: Sendable {
         for expired in queue.expire(dueBefore: retryPolicy.expiryCutoff(now: now), now: now, reason: Self.maxAgeReason) {
             changed.append(expired)
             let result = RequestResult(url: expired.key.url, outcome: .failed(.timedOut), latencyMilliseconds: 0)
-            effects.ended.append(.init(delivery: expired, result: result, retrying: false, line: BeaconLogLine(result, of: expired, now: now)))
+            effects.ended.append(.init(delivery: expired, result: result, retrying: false, line: BeaconLogLine(result, of: expired, resend: false, now: now)))
             givenUp.append((expired, result))
         }
         let starting = drain == .timedOut ? [] : queue.start(now: now)

@@ -17,6 +17,8 @@ package struct HeartbeatOptions: Sendable, Equatable {
     package var liveEndTime: Milliseconds?
     package var liveEventType: LiveEventType?
     package var overflowMode: OverflowMode?
+    /// The keys of the `load`'s object known under no name, sorted: warned of, never read.
+    package var unknownKeys: [String] = []
 
     package init(
         flag: Bool = false, token: String? = nil, freq: Milliseconds? = nil, contentID: String? = nil,

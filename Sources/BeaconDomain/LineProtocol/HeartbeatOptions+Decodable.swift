@@ -1,12 +1,31 @@
-/// The `load` JSON's `"heartbeat"` object, with the wire's key names (`contentId`,
-/// `primaryContentId`); keys not known are ignored. `freq` is in milliseconds, the live times
-/// in epoch milliseconds.
+/// The `load` JSON's `"heartbeat"` object. Each field is read under our name or the Quickplay
+/// playback authorization's (`heartbeatFlag`, `heartbeatToken`, `heartbeatFreq`), as integrators
+/// forward it; the wire's own names (`contentId`, `primaryContentId`) are ours too. A key known
+/// under neither is kept in ``HeartbeatOptions/unknownKeys`` for the heartbeat to warn of. `freq`
+/// is in milliseconds, the live times in epoch milliseconds.
 extension HeartbeatOptions: Decodable {
-    private enum CodingKeys: String, CodingKey {
-        case flag, token, freq, catalogType, liveStartTime, liveEndTime, liveEventType, overflowMode
-        case contentID = "contentId"
-        case primaryContentID = "primaryContentId"
+    /// Each field's accepted names, ours first.
+    package enum Field: CaseIterable, Sendable {
+        case flag, token, freq, contentID, catalogType, primaryContentID, liveStartTime, liveEndTime, liveEventType, overflowMode
+
+        package var names: [String] {
+            switch self {
+            case .flag: ["flag", "heartbeatFlag"]
+            case .token: ["token", "heartbeatToken"]
+            case .freq: ["freq", "heartbeatFreq"]
+            case .contentID: ["contentId"]
+            case .catalogType: ["catalogType"]
+            case .primaryContentID: ["primaryContentId"]
+            case .liveStartTime: ["liveStartTime"]
+            case .liveEndTime: ["liveEndTime"]
+            case .liveEventType: ["liveEventType"]
+            case .overflowMode: ["overflowMode"]
+            }
+        }
     }
+
+    /// Every name a key of the object may have.
+    package static let knownKeys = Field.allCases.flatMap(\.names)
 
     /// The shortest `freq` taken: a player's typo must not turn the heartbeat into a flood.
     package static let minimumFrequency: Milliseconds = 100
@@ -14,20 +33,34 @@ extension HeartbeatOptions: Decodable {
     package static let maximumFrequency: Milliseconds = 86_400_000
 
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: JSONKey.self)
+        /// The key the object gives for `field`: ours when both are given.
+        func key(_ field: Field) -> JSONKey {
+            JSONKey(field.names.first { container.contains(JSONKey($0)) } ?? field.names[0])
+        }
         let epoch = "must be a whole number of epoch milliseconds"
         self.init(
-            flag: try container.liberalBool(forKey: .flag) ?? false,
-            token: try container.liberalText(forKey: .token),
+            flag: try container.liberalBool(forKey: key(.flag)) ?? false,
+            token: try container.liberalText(forKey: key(.token)),
             freq: try container.liberalInteger(
-                forKey: .freq, in: Self.minimumFrequency...Self.maximumFrequency,
+                forKey: key(.freq), in: Self.minimumFrequency...Self.maximumFrequency,
                 "must be a whole number of milliseconds from \(Self.minimumFrequency) to \(Self.maximumFrequency)"),
-            contentID: try container.liberalText(forKey: .contentID),
-            catalogType: try container.liberalText(forKey: .catalogType),
-            primaryContentID: try container.liberalText(forKey: .primaryContentID),
-            liveStartTime: try container.liberalInteger(forKey: .liveStartTime, in: 0...MetadataDocument.latestTime, epoch),
-            liveEndTime: try container.liberalInteger(forKey: .liveEndTime, in: 0...MetadataDocument.latestTime, epoch),
-            liveEventType: try container.liberalChoice(LiveEventType.self, forKey: .liveEventType),
-            overflowMode: try container.liberalChoice(OverflowMode.self, forKey: .overflowMode))
+            contentID: try container.liberalText(forKey: key(.contentID)),
+            catalogType: try container.liberalText(forKey: key(.catalogType)),
+            primaryContentID: try container.liberalText(forKey: key(.primaryContentID)),
+            liveStartTime: try container.liberalInteger(forKey: key(.liveStartTime), in: 0...MetadataDocument.latestTime, epoch),
+            liveEndTime: try container.liberalInteger(forKey: key(.liveEndTime), in: 0...MetadataDocument.latestTime, epoch),
+            liveEventType: try container.liberalChoice(LiveEventType.self, forKey: key(.liveEventType)),
+            overflowMode: try container.liberalChoice(OverflowMode.self, forKey: key(.overflowMode)))
+        let known = Set(Self.knownKeys)
+        unknownKeys = container.allKeys.map(\.stringValue).filter { !known.contains($0) }.sorted()
+    }
+
+    /// Why the heartbeat warns of each unknown key: its name, and the known one it may have meant.
+    package var unknownKeyWarnings: [String] {
+        unknownKeys.map { key in
+            let suggestion = NameSuggestion.nearest(to: key, among: Self.knownKeys).map { " (did you mean \($0)?)" } ?? ""
+            return "heartbeat: unknown key '\(key)'\(suggestion), ignored"
+        }
     }
 }

@@ -1,13 +1,14 @@
-/// Input lines as they may be logged: the value of every `"token"` key (the heartbeat token a
-/// `load` line carries) is replaced by `***`, so that a refused line never puts a secret in the log.
+/// Input lines as they may be logged: the value of every key naming the heartbeat token a `load`
+/// line carries (`"token"`, Quickplay's `"heartbeatToken"`) is replaced by `***`, so that a
+/// refused line never puts a secret in the log.
 package enum SecretRedaction {
-    /// The key whose values are secret.
-    static let secretKey = "\"token\""
+    /// The keys whose values are secret, quoted as in JSON.
+    static let secretKeys = HeartbeatOptions.Field.token.names.map { "\"\($0)\"" }
 
     package static func redacted(_ line: String) -> String {
         var text = Substring(line)
         var shown = ""
-        while let key = text.firstRange(of: secretKey) {
+        while let key = secretKeys.compactMap({ text.firstRange(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }) {
             shown += text[..<key.upperBound]
             text = text[key.upperBound...]
             // Up to the colon, then the value: a string to its closing quote, anything else to the next `,` or `}`.

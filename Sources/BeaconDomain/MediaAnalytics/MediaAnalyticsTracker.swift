@@ -31,6 +31,9 @@ package struct MediaAnalyticsTracker: Sendable {
     struct Playback: Sendable {
         var mediaURL: String
         var content: ContentInformation
+        /// The session of the daemon this playback was loaded into, once it is ready: the end of
+        /// another (the one a replacing `load` ends after it) is not this playback's.
+        var session: (id: String?, ready: Bool) = (nil, false)
         var activity: Activity?
         /// Whether a seek or buffering began while paused: its end goes back to the pause, not to play.
         var pausedBeneath = false
@@ -88,9 +91,12 @@ package struct MediaAnalyticsTracker: Sendable {
         case .playbackLoaded(let mediaURL, let options):
             end(.sessionEnd, now: now, wallNow: wallNow, into: &output)
             playback = Playback(mediaURL: mediaURL, content: options.content ?? ContentInformation())
-        case .sessionEnded:
+        case .sessionReady(let endpoints):
+            if playback?.session.ready == false { playback?.session = (endpoints.sessionID, true) }
+        case .sessionEnded(let sessionID):
+            guard let playback, playback.session.ready, playback.session.id == sessionID else { break }
             end(.sessionEnd, now: now, wallNow: wallNow, into: &output)
-            playback = nil
+            self.playback = nil
         case .playheadObserved(let observation):
             observe(observation, now: now, wallNow: wallNow, into: &output)
         case .playerEventObserved(let event):
@@ -109,7 +115,7 @@ package struct MediaAnalyticsTracker: Sendable {
         case .adLifecycle(let event):
             guard admits("ad lifecycle", into: &output) else { break }
             handle(event, now: now, wallNow: wallNow, into: &output)
-        case .sessionStarting, .sessionReady, .sessionFailed, .metadataApplied, .adBreaksDiscovered, .metadataUnchanged,
+        case .sessionStarting, .sessionFailed, .metadataApplied, .adBreaksDiscovered, .metadataUnchanged,
             .metadataFailed, .lineRejected, .beaconsDue, .beaconsDelivered, .beaconRetrying, .drainStarted, .drainTimedOut,
             .playerNotified, .heartbeatFailing:
             break

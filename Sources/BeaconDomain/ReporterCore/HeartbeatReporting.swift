@@ -15,6 +15,10 @@ package struct HeartbeatReporting: ReporterCore {
     package private(set) var notSentWhileDisabled = 0
     /// The last line the player was told.
     package private(set) var lastNotification: String?
+    /// Keys of the `load`s' heartbeat objects known under no name, so far.
+    package private(set) var unknownKeys = 0
+    /// Why the latest playback runs no heartbeat though its `load` asked for one in part.
+    package private(set) var notRunning: String?
 
     package init(tracker: HeartbeatTracker) {
         self.tracker = tracker
@@ -25,7 +29,24 @@ package struct HeartbeatReporting: ReporterCore {
     }
 
     package mutating func take(_ input: HeartbeatInput, now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {
-        actions(tracker.handle(input, now: now, wallNow: wallNow), now: now, wallNow: wallNow)
+        var warnings: [ReporterAction<Effect>] = []
+        if case .loaded(let options, _) = input { warnings = warn(loading: options) }
+        return warnings + actions(tracker.handle(input, now: now, wallNow: wallNow), now: now, wallNow: wallNow)
+    }
+
+    /// A `load`'s heartbeat object, read as the player wrote it: each unknown key is warned of
+    /// and counted, and a token without the flag says why no heartbeat runs.
+    private mutating func warn(loading options: HeartbeatOptions?) -> [ReporterAction<Effect>] {
+        notRunning = nil
+        guard let options else { return [] }
+        unknownKeys += options.unknownKeys.count
+        var lines = options.unknownKeyWarnings
+        if !options.flag, options.token != nil {
+            let reason = "the playback's heartbeat object has a token but no flag (flag or heartbeatFlag: true)"
+            notRunning = reason
+            lines.append("heartbeat: none for this playback: \(reason)")
+        }
+        return lines.map { .log(LogLine(.warning, $0)) }
     }
 
     package mutating func wake(now: Milliseconds, wallNow: Milliseconds) -> [ReporterAction<Effect>] {

@@ -75,12 +75,14 @@ package struct HeartbeatEdge: ReporterEdge {
         var details: [String: String] = [:]
         if let next = tracker.nextProgressAt { details["nextDue"] = UTCTime.format(next + wallOffset) }
         if let lastNotification = core.lastNotification { details["lastNotification"] = lastNotification }
+        if let notRunning = core.notRunning { details["notRunning"] = notRunning }
         if let playback = tracker.playback {
             details["contentId"] = playback.options.contentID ?? "-"
             details["syncIntervalMs"] = "\(tracker.syncInterval)"
         }
         var counters: [String: Int] = [:]
         if core.notSentWhileDisabled > 0 { counters["notSent"] = core.notSentWhileDisabled }
+        if core.unknownKeys > 0 { counters["unknownKeys"] = core.unknownKeys }
         return ReporterStatus(
             name: name, configured: settings.isConfigured, enabled: enabled, state: core.state,
             failuresInARow: tracker.playback?.failuresInARow ?? 0, counters: counters, details: details)

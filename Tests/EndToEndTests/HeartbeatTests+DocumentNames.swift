@@ -1,0 +1,47 @@
+import BeaconDomain
+import BeaconRuntime
+import BeaconSimulator
+import Foundation
+import Testing
+
+/// What an integrator forwards from Quickplay's playback authorization, under its own names.
+extension HeartbeatTests {
+    @Test func aHeartbeatLoadedUnderQuickplaysNamesRunsAsUnderOurs() async throws {
+        try await Self.withRig(["--heartbeat-sync-interval", "5"]) { rig in
+            let heartbeat = #"{"heartbeatFlag": true, "heartbeatToken": "\#(Self.token)", "heartbeatFreq": 300, "contentId": "c1", "catalogType": "live"}"#
+            try await rig.player.send(line: "load \(rig.mediaURL) {\"heartbeat\": \(heartbeat)}")
+            #expect(try await rig.player.lines(1, timeout: .seconds(20))[0].contains("\"sessionId\""))
+            try await rig.send(Self.liveTicks(to: Self.t0 + 1_000))
+            let heartbeats = try await rig.waitForHeartbeats(4)
+            #expect(heartbeats.allSatisfy { $0.violations.isEmpty }, "\(heartbeats.map(\.violations))")
+            #expect(heartbeats[0].event == "start" && heartbeats[0].token == Self.token && heartbeats[0].contentID == "c1")
+            // heartbeatFreq, 300 ms, overrides the configured 5 s.
+            let sent = heartbeats.prefix(4).compactMap(\.ts)
+            let average = try #require(sent.last.map { ($0 - sent[0]) / Double(sent.count - 1) })
+            #expect(average >= 290 && average < 2_000, "\(sent)")
+            #expect(rig.heartbeat.concurrencyRequests().first?.event == "start")
+            #expect(!rig.daemon.stderrText.contains("unknown key"))
+        }
+    }
+
+    /// A misspelled flag: no heartbeat, and the log and status say which key and why.
+    @Test func aMisspelledKeyIsWarnedOfCountedAndStatusSaysWhyNoHeartbeatRuns() async throws {
+        try await Self.withRig(["--heartbeat-sync-interval", "0.2"]) { rig in
+            let heartbeat = #"{"heartbeatFlg": true, "heartbeatToken": "\#(Self.token)", "contentId": "c1"}"#
+            try await rig.player.send(line: "load \(rig.mediaURL) {\"heartbeat\": \(heartbeat)}")
+            #expect(try await rig.player.lines(1, timeout: .seconds(20))[0].contains("\"sessionId\""))
+            try await rig.send(Self.liveTicks(to: Self.t0 + 1_000))
+            let status = try await rig.daemon.waitForStatus("the heartbeat's answer to the load") { report in
+                report.reporters.first { $0.name == .heartbeat }?.counters["unknownKeys"] == 1
+            }
+            let reporter = try #require(status.reporters.first { $0.name == .heartbeat })
+            #expect(reporter.details["notRunning"]?.contains("a token but no flag") == true, "\(reporter.details)")
+            #expect(reporter.state == "idle")
+            let log = rig.daemon.stderrText
+            #expect(log.contains("heartbeat: unknown key 'heartbeatFlg' (did you mean heartbeatFlag?), ignored"), "\(log.suffix(2000))")
+            #expect(log.contains("heartbeat: none for this playback"))
+            #expect(!log.contains(Self.token), "the token is never logged")
+            #expect(rig.heartbeat.heartbeats().isEmpty && rig.heartbeat.concurrencyRequests().isEmpty)
+        }
+    }
+}
