@@ -85,7 +85,7 @@ import Testing
             line: "metadata-interval (env BEACONCTL_METADATA_INTERVAL): must be a number of seconds above 0 and at most a week"),
         BadConfiguration(
             name: "unknown key", arguments: [], file: "quiet = true\nmetadata-intervall = 2\n", environment: [:],
-            line: "metadata-intervall (file FILE): unknown key"),
+            line: "metadata-intervall (file FILE): unknown key (did you mean metadata-interval?)"),
         BadConfiguration(
             name: "unknown variable", arguments: [], file: nil, environment: ["BEACONCTL_LOGLEVEL": "debug"],
             line: "env BEACONCTL_LOGLEVEL: unknown variable"),

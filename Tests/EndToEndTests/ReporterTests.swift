@@ -84,6 +84,26 @@ import Testing
         }
     }
 
+    /// A file written with Quickplay's and Adobe's own names: `config check` reads it and prints
+    /// each setting under ours; a misspelling exits 78 naming the nearest name.
+    @Test func configCheckReadsTheDocumentsOwnNamesAndPrintsOurs() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.file("q.toml")
+        try "[heartbeat]\nheartbeatEndPointUrl = \"https://hb.test/beat\"\nsyncInterval = 30\n[media-analytics]\nrsids = \"suite\"\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let check = try await runBeaconctl(["config", "check", file])
+        #expect(check.status == 0, "\(check.stderr)")
+        let lines = check.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("heartbeat.endpoint = \"https://hb.test/beat\"  # file \(file)"), "\(check.stdout)")
+        #expect(lines.contains("heartbeat.sync-interval = 30  # file \(file)"))
+        #expect(lines.contains("media-analytics.report-suite = \"suite\"  # file \(file)"))
+        try "[heartbeat]\nsyncIntervall = 30\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let misspelled = try await runBeaconctl(["config", "check", file])
+        #expect(misspelled.status == 78)
+        #expect(misspelled.stderr.contains("heartbeat.syncIntervall (file \(file)): unknown key (did you mean syncInterval?)"), "\(misspelled.stderr)")
+    }
+
     @Test func aBadReporterSettingExits78NamingItAndConfigCheckListsThem() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -37,8 +37,8 @@ import Testing
     }
 
     @Test func anUnknownKeyOrTableIsAnError() {
-        #expect(parseError("metadata-intervall = 2") == "metadata-intervall (file /c.toml): unknown key")
-        #expect(parseError("metadata_interval = 2") == "metadata_interval (file /c.toml): unknown key")
+        #expect(parseError("metadata-intervall = 2") == "metadata-intervall (file /c.toml): unknown key (did you mean metadata-interval?)")
+        #expect(parseError("metadata_interval = 2") == "metadata_interval (file /c.toml): unknown key (did you mean metadata-interval?)")
         #expect(parseError("[daemon]\nretention = 2") == "daemon (file /c.toml): unknown key")
     }
 

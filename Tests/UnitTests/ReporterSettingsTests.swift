@@ -81,6 +81,36 @@ import Testing
         #expect(settings.source(of: .heartbeatHeaders) == Self.file)
     }
 
+    /// Quickplay's and Adobe's configuration names, in their reporter's table, read as ours; the
+    /// flags, variables and `config check` keep ours.
+    @Test func theDocumentsOwnNamesAreReadInTheirReportersTable() throws {
+        let keys: [SettingKey] = [
+            .mediaAnalyticsTrackingServer, .mediaAnalyticsReportSuite, .mediaAnalyticsPlayerName, .heartbeatEndpoint, .heartbeatConcurrencyEndpoint,
+            .heartbeatSyncInterval, .heartbeatMaxAllowedFailures, .heartbeatRecordBookmark, .heartbeatMultiStreamMode,
+            .heartbeatPlaybackStopOnPlaybackEnd, .heartbeatPostSlateDuration, .heartbeatTrackViewersCount, .heartbeatDeviceID,
+        ]
+        let values: [SettingKey: String] = [
+            .mediaAnalyticsTrackingServer: #""example.sc.omtrdc.net""#, .mediaAnalyticsReportSuite: #""rsid""#,
+            .mediaAnalyticsPlayerName: #""Living room""#, .heartbeatEndpoint: #""https://hb.example.com/beat""#,
+            .heartbeatConcurrencyEndpoint: #""http://hb.example.com/streams""#, .heartbeatSyncInterval: "30", .heartbeatMaxAllowedFailures: "3",
+            .heartbeatRecordBookmark: "true", .heartbeatMultiStreamMode: "true", .heartbeatPlaybackStopOnPlaybackEnd: "false",
+            .heartbeatPostSlateDuration: "5", .heartbeatTrackViewersCount: "true", .heartbeatDeviceID: #""box-1""#,
+        ]
+        #expect(keys.allSatisfy { !$0.documentNames.isEmpty } && Set(values.keys) == Set(keys))
+        func file(_ name: (SettingKey) -> String) -> String {
+            [ReporterName.mediaAnalytics, .heartbeat].map { table in
+                "[\(table.rawValue)]\n" + keys.filter { $0.table == table }.map { "\(name($0)) = \(values[$0]!)\n" }.joined()
+            }.joined()
+        }
+        let ours = try resolve(file(\.nameInTable))
+        let theirs = try resolve(file { $0.documentNames[0] })
+        #expect(theirs.mediaAnalytics == ours.mediaAnalytics && theirs.heartbeat == ours.heartbeat)
+        #expect(theirs.heartbeat.syncInterval == .seconds(30) && theirs.heartbeat.deviceID == "box-1" && theirs.mediaAnalytics.reportSuite == "rsid")
+        #expect(theirs.source(of: .heartbeatSyncInterval) == Self.file)
+        // Only in the reporter's table: at the top level a document's name is no key of ours.
+        #expect(refusal("syncInterval = 30") == "syncInterval (file /c.toml): unknown key")
+    }
+
     @Test func aTablesKeyMayAlsoBeWrittenAtTheTopLevelWithItsPrefix() throws {
         let settings = try resolve("heartbeat-endpoint = \"https://hb.test\"\nheartbeat-headers = { \"X-A\" = \"1\" }\n")
         #expect(settings.heartbeat.endpoint == "https://hb.test")
@@ -122,7 +152,9 @@ import Testing
         ("[heartbeat]\nheaders = { \"X-A\" = 1 }", "heartbeat.headers (file /c.toml): header X-A must be a string"),
         ("[heartbeat]\nheaders = \"X-A\"", "heartbeat.headers (file /c.toml): must be 'Name: value' pairs separated by ';'"),
         ("[heartbeat]\ndevice-id = \"a b\"", "heartbeat.device-id (file /c.toml): must be at most 128 printable ASCII characters without spaces, in quotes"),
-        ("[heartbeat]\nsync-intervall = 3", "heartbeat.sync-intervall (file /c.toml): unknown key"),
+        ("[heartbeat]\nsync-intervall = 3", "heartbeat.sync-intervall (file /c.toml): unknown key (did you mean sync-interval?)"),
+        ("[heartbeat]\nsyncIntervall = 3", "heartbeat.syncIntervall (file /c.toml): unknown key (did you mean syncInterval?)"),
+        ("[heartbeat]\nsync-interval = 3\nsyncInterval = 4", "heartbeat.sync-interval (file /c.toml): set twice: as sync-interval in [heartbeat] and as syncInterval in [heartbeat]"),
         ("[beacons]\nquiet = true", "beacons (file /c.toml): unknown key"),
         (
             "heartbeat-sync-interval = 5\n[heartbeat]\nsync-interval = 6",

@@ -35,8 +35,9 @@ package enum ConfigurationFile {
 
     /// The settings a TOML document gives: top-level keys (each setting's flag name without `--`),
     /// and each reporter's table (`[media-analytics]`, `[heartbeat]`), where its keys go without the
-    /// table's prefix (`endpoint` for `media-analytics-endpoint`). Unknown keys, other tables, a key
-    /// given both ways and malformed TOML are errors.
+    /// table's prefix (`endpoint` for `media-analytics-endpoint`), or under the name the reporter's
+    /// source document gives it (``SettingKey/documentNames``). Unknown keys (named with the
+    /// nearest known one), other tables, a key given under two names and malformed TOML are errors.
     package static func parse(_ text: String, path: String) throws(ConfigurationError) -> SettingsLayer {
         let table: TOMLTable
         do {
@@ -48,27 +49,30 @@ package enum ConfigurationFile {
             throw ConfigurationError(subject: "file \(path)", reason: "\(error)")
         }
         var layer = SettingsLayer(source: .file(path))
-        func take(_ key: SettingKey, _ value: SettingValue) throws(ConfigurationError) {
-            guard layer.values[key] == nil else {
-                throw ConfigurationError(
-                    key: key, source: layer.source, reason: "set twice: as \(key.rawValue) and as \(key.nameInTable) in [\(key.table?.rawValue ?? "")]")
+        var givenAs: [SettingKey: String] = [:]
+        func take(_ key: SettingKey, _ value: SettingValue, as written: String) throws(ConfigurationError) {
+            if let first = givenAs[key] {
+                let (one, other) = first < written ? (first, written) : (written, first)
+                throw ConfigurationError(key: key, source: layer.source, reason: "set twice: as \(one) and as \(other)")
             }
+            givenAs[key] = written
             layer.values[key] = value
         }
         for (name, value) in table {
             if let reporter = ReporterName(rawValue: name), reporter != .beacons, let settings = value.table {
                 for (innerName, innerValue) in settings {
                     guard let key = SettingKey(table: reporter, name: innerName) else {
-                        throw ConfigurationError(subject: "\(name).\(innerName) (file \(path))", reason: "unknown key")
+                        throw ConfigurationError(
+                            subject: "\(name).\(innerName) (file \(path))", reason: SettingKey.unknownKeyReason(innerName, in: reporter))
                     }
-                    try take(key, settingValue(innerValue, tableAllowed: true))
+                    try take(key, settingValue(innerValue, tableAllowed: true), as: "\(innerName) in [\(name)]")
                 }
                 continue
             }
             guard let key = SettingKey(rawValue: name) else {
-                throw ConfigurationError(subject: "\(name) (file \(path))", reason: "unknown key")
+                throw ConfigurationError(subject: "\(name) (file \(path))", reason: SettingKey.unknownKeyReason(name, in: nil))
             }
-            try take(key, settingValue(value, tableAllowed: key.table != nil))
+            try take(key, settingValue(value, tableAllowed: key.table != nil), as: name)
         }
         return layer
     }

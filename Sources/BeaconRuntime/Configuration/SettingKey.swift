@@ -75,9 +75,12 @@ package enum SettingKey: String, CaseIterable, Sendable, Comparable {
         table.map { "\($0.rawValue).\(nameInTable)" } ?? rawValue
     }
 
-    /// The key named `name` in the table of `table` (nil: a top-level key), or nil when there is none.
+    /// The key named `name` in the table of `table` (nil: a top-level key), under our name or, in
+    /// a reporter's table, a document's (``documentNames``); nil when there is none.
     package init?(table: ReporterName?, name: String) {
-        guard let key = Self.allCases.first(where: { $0.table == table && $0.nameInTable == name }) else { return nil }
+        let inTable = Self.allCases.filter { $0.table == table }
+        guard let key = inTable.first(where: { $0.nameInTable == name }) ?? inTable.first(where: { table != nil && $0.documentNames.contains(name) })
+        else { return nil }
         self = key
     }
 
