@@ -57,6 +57,9 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("dialect"), help: settingHelp("harmonic, mediatailor or auto: the ad-insertion service's session init and tracking document (default auto: decided per session).", .dialect, valueName: "dialect"))
     var dialect: String?
 
+    @Flag(name: .customLong("is-init-request"), inversion: .prefixedNo, help: settingHelp("Harmonic session init starts with a POST to the media URL (default on); --no-is-init-request skips it for a service that does not take it.", .isInitRequest))
+    var isInitRequest: Bool?
+
     /// The settings given as flags; `socket` is the shared `--socket` option.
     func layer(socket: String?) -> SettingsLayer {
         var layer = SettingsLayer(source: .flag)
@@ -67,7 +70,7 @@ struct SettingsOptions: ParsableArguments {
             (.dialect, dialect),
         ]
         for case (let key, let text?) in texts { layer.values[key] = .text(text) }
-        for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking), (.limitAdTracking, limitAdTracking)] { layer.values[key] = .boolean(flag) }
+        for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking), (.limitAdTracking, limitAdTracking), (.isInitRequest, isInitRequest)] { layer.values[key] = .boolean(flag) }
         return layer
     }
 }

@@ -33,13 +33,13 @@ import Testing
 
     /// Starts a service answering with `route` and a daemon for `mediaPath` on it; `body` gets the service and daemon.
     func withInit(
-        mediaPath: String = masterPath,
+        mediaPath: String = masterPath, arguments: [String] = [],
         route: @escaping AdService.Route,
         _ body: (AdService, DaemonProcess) async throws -> Void
     ) async throws {
         try await withAdService(route: route) { service in
             service.serve(Ads.document([]))
-            try await withDaemon(["--media-url", service.baseURL + mediaPath]) { daemon in
+            try await withDaemon(["--media-url", service.baseURL + mediaPath] + arguments) { daemon in
                 try await body(service, daemon)
                 daemon.terminate()
                 #expect(try await daemon.waitForExit() == 0)
@@ -89,6 +89,46 @@ import Testing
                 daemon, service, manifest: "\(service.baseURL)/live/sess/g1/master.m3u8?sessid=g1",
                 tracking: "\(service.baseURL)/live/sess/g1/metadata?sessid=g1", sessionID: "g1", trackingPath: "/live/sess/g1/metadata")
             #expect(service.received.filter { $0.path == Self.masterPath }.map(\.method) == ["POST", "GET"])
+        }
+    }
+
+    /// Harmonic's `isInitRequest` false, as a setting: no POST, the GET ways as before.
+    @Test func noInitRequestSkipsThePost() async throws {
+        try await withInit(arguments: ["--no-is-init-request"], route: { request in
+            guard request.path == Self.masterPath, request.method == "GET", request.query == "initSession=true" else { return nil }
+            return .json(#"{"manifestUrl": "sess/n1/master.m3u8?sessid=n1", "trackingUrl": "sess/n1/metadata?sessid=n1"}"#)
+        }) { service, daemon in
+            try await expectSession(
+                daemon, service, manifest: "\(service.baseURL)/live/sess/n1/master.m3u8?sessid=n1",
+                tracking: "\(service.baseURL)/live/sess/n1/metadata?sessid=n1", sessionID: "n1", trackingPath: "/live/sess/n1/metadata")
+            #expect(service.received.filter { $0.path == Self.masterPath }.map(\.method) == ["GET"])
+        }
+    }
+
+    /// The same for one playback, as its `load` says; the next `load` without it posts again.
+    @Test func aLoadSaysForItsPlaybackWhetherToPost() async throws {
+        let (first, second) = ("/live/first.m3u8", "/live/second.m3u8")
+        try await withAdService(route: { request in
+            guard request.path == first || request.path == second else { return nil }
+            let id = request.path == first ? "l1" : "l2"
+            return .json(#"{"manifestUrl": "sess/\#(id)/master.m3u8?sessid=\#(id)", "trackingUrl": "sess/\#(id)/metadata?sessid=\#(id)"}"#)
+        }) { service in
+            service.serve(Ads.document([]))
+            try await withDaemon([]) { daemon in
+                try await daemon.waitUntilListening()
+                let player = try await ControlClient.connect(path: daemon.socketPath)[0]
+                func methods(_ path: String) -> [String] { service.received.filter { $0.path == path }.map(\.method) }
+                try await player.send(line: "load \(service.baseURL)\(first) {\"isInitRequest\": false}")
+                #expect(try await player.lines(1, timeout: .seconds(20))[0].contains("\"sessionId\":\"l1\""))
+                // The service records a request as it answers it: the reply may reach the player first.
+                try await eventually("the GET at the service") { methods(first) == ["GET"] }
+                try await player.send(line: "load \(service.baseURL)\(second)")
+                #expect(try await player.lines(2, timeout: .seconds(20))[1].contains("\"sessionId\":\"l2\""))
+                try await eventually("the POST at the service") { methods(second) == ["POST"] }
+                #expect(methods(first) == ["GET"], "no POST for the playback that said no")
+                daemon.terminate()
+                #expect(try await daemon.waitForExit() == 0)
+            }
         }
     }
 

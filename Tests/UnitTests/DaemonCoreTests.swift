@@ -242,6 +242,21 @@ import Testing
         #expect(refused == .refused("shutting down"))
     }
 
+    /// A `load`'s `isInitRequest` wins over the setting for its playback's init; without one, the setting decides.
+    @Test func theInitAsksWhatTheLoadOrTheSettingSays() {
+        var configuration = Self.configuration()
+        configuration.isInitRequest = false
+        var daemon = EmbeddedDaemon(configuration: configuration)
+        var core = daemon.core
+        #expect(core.initAttemptStarting(generation: 0).answer == .init(adsParams: nil, isInitRequest: false))
+        daemon.send(.load(mediaURL: Self.mediaURL, options: LoadOptions(adsParams: ["a": "1"], isInitRequest: true)))
+        core = daemon.core
+        #expect(core.initAttemptStarting(generation: 1).answer == .init(adsParams: ["a": "1"], isInitRequest: true))
+        daemon.send(.load(mediaURL: Self.mediaURL))
+        core = daemon.core
+        #expect(core.initAttemptStarting(generation: 2).answer == .init(adsParams: nil, isInitRequest: false))
+    }
+
     /// Init failures are retried at the instant the core names; a failure of a replaced session is dropped.
     @Test func aFailedInitIsRetriedAtTheInstantTheCoreNames() throws {
         var core = DaemonCore(configuration: Self.configuration(), random: SeededGenerator(seed: 1))

@@ -95,6 +95,17 @@ import Testing
         #expect(options(json) == .success(LoadOptions(heartbeat: heartbeat)))
     }
 
+    @Test func isInitRequestIsReadLiberally() {
+        #expect(options(#"{"isInitRequest": false}"#) == .success(LoadOptions(isInitRequest: false)))
+        #expect(options(#"{"isInitRequest": "true"}"#) == .success(LoadOptions(isInitRequest: true)))
+        #expect(options("{}") == .success(LoadOptions()))
+        guard case .failure(let error) = options(#"{"isInitRequest": "no"}"#) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.reason.hasPrefix("load: isInitRequest must be true or false"), "\(error.reason)")
+    }
+
     @Test func allThreeTogether() {
         #expect(options(#"{"adsParams": {"deviceType": "tv"}, "content": {"id": "x"}, "heartbeat": {"flag": true}}"#) == .success(
             LoadOptions(adsParams: ["deviceType": "tv"], content: ContentInformation(id: "x"), heartbeat: HeartbeatOptions(flag: true))))

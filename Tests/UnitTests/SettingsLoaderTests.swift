@@ -42,6 +42,7 @@ import Testing
                     # ifa-type is not set  # default
                     limit-ad-tracking = false  # default
                     dialect = "auto"  # default
+                    is-init-request = true  # default
                     # media-analytics.endpoint is not set  # default
                     # media-analytics.tracking-server is not set  # default
                     # media-analytics.report-suite is not set  # default

@@ -6,6 +6,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
     package var trackingURL: String?
     /// The ad-insertion service spoken to; nil (`auto`): decided per session.
     package var dialect: Dialect?
+    /// Harmonic session init starts with the POST its document describes (`isInitRequest`); a
+    /// `load` may say otherwise for its playback.
+    package var isInitRequest = true
     package var metadataInterval: Duration = .seconds(2)
     /// How long ad breaks gone from the metadata, and played stretches, are remembered after they end.
     package var retention: Duration = .seconds(7200)

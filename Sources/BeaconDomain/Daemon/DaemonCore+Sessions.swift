@@ -13,11 +13,12 @@ extension DaemonCore {
         }
     }
 
-    /// A session init attempt starts: the `adsParams` of the latest load, to send.
-    package mutating func initAttemptStarting(generation: Int) -> DaemonStep<[String: String]?> {
+    /// A session init attempt starts: what the latest load and the settings ask of it.
+    package mutating func initAttemptStarting(generation: Int) -> DaemonStep<InitRequest> {
         step { core in
             core.supervisor.initAttemptStarting(generation: generation)
-            return core.loadOptions.adsParams
+            return InitRequest(
+                adsParams: core.loadOptions.adsParams, isInitRequest: core.loadOptions.isInitRequest ?? core.configuration.isInitRequest)
         }
     }
 

@@ -13,6 +13,14 @@ package struct DaemonCore: Sendable {
         package var maxMetadataBytes: Int
     }
 
+    /// What a session init attempt sends, as the latest `load` and the settings say.
+    package struct InitRequest: Sendable, Equatable {
+        /// MediaTailor's `adsParams`.
+        package var adsParams: [String: String]?
+        /// Harmonic's init starts with its POST.
+        package var isInitRequest: Bool
+    }
+
     /// What the daemon does with an input line.
     package enum InputOutcome: Sendable, Equatable {
         /// Done; the line asks for no reply.

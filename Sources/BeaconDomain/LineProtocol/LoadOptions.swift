@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a player may give with `load <url>` as a JSON object after the URL
-/// (`load <url> {"adsParams": {"deviceType": "tv"}, "content": {...}, "heartbeat": {...}}`). Keys
+/// (`load <url> {"adsParams": {"deviceType": "tv"}, "content": {...}, "heartbeat": {...}, "isInitRequest": false}`). Keys
 /// the daemon does not know are ignored, so a later release may add some without breaking older
 /// players; a known key whose value cannot be used refuses the line, naming it.
 package struct LoadOptions: Sendable, Equatable, Decodable {
@@ -16,14 +16,20 @@ package struct LoadOptions: Sendable, Equatable, Decodable {
     package var content: ContentInformation?
     /// The playback's heartbeat parameters, for the heartbeat reporter.
     package var heartbeat: HeartbeatOptions?
+    /// Whether Harmonic's session init starts with its POST, as the document's `isInitRequest`;
+    /// nil: the `is-init-request` setting decides.
+    package var isInitRequest: Bool?
 
-    package init(adsParams: [String: String]? = nil, content: ContentInformation? = nil, heartbeat: HeartbeatOptions? = nil) {
+    package init(
+        adsParams: [String: String]? = nil, content: ContentInformation? = nil, heartbeat: HeartbeatOptions? = nil, isInitRequest: Bool? = nil
+    ) {
         self.adsParams = adsParams
         self.content = content
         self.heartbeat = heartbeat
+        self.isInitRequest = isInitRequest
     }
 
-    private enum CodingKeys: String, CodingKey { case adsParams, content, heartbeat }
+    private enum CodingKeys: String, CodingKey { case adsParams, content, heartbeat, isInitRequest }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -34,6 +40,7 @@ package struct LoadOptions: Sendable, Equatable, Decodable {
         }
         content = try container.decodeIfPresent(ContentInformation.self, forKey: .content)
         heartbeat = try container.decodeIfPresent(HeartbeatOptions.self, forKey: .heartbeat)
+        isInitRequest = try container.liberalBool(forKey: .isInitRequest)
     }
 
     /// The options in `text`, a JSON object, or why not, naming the key.

@@ -6,7 +6,7 @@ import Foundation
 
 /// Starts a session at the ad-insertion service for a media URL.
 ///
-/// In order: POST to the media URL; GET it with `initSession=true`; a plain GET, taking the
+/// In order: POST to the media URL (unless ``isInitRequest`` is false); GET it with `initSession=true`; a plain GET, taking the
 /// redirect target (or else the master playlist's first variant) as the manifest and deriving the
 /// metadata URL from it. A media URL that already carries `sessid` needs no request at all.
 ///
@@ -21,12 +21,18 @@ package struct SessionInitializer: Sendable {
     package var dialect: Dialect?
     /// Passed through to MediaTailor's session init.
     package var adsParams: [String: String]?
+    /// Harmonic's `isInitRequest`: false skips the POST, for a service that does not take it; the
+    /// GET ways remain.
+    package var isInitRequest: Bool
 
-    package init(client: any HTTPClient, maxBodyBytes: Int = 1 << 20, dialect: Dialect? = nil, adsParams: [String: String]? = nil) {
+    package init(
+        client: any HTTPClient, maxBodyBytes: Int = 1 << 20, dialect: Dialect? = nil, adsParams: [String: String]? = nil, isInitRequest: Bool = true
+    ) {
         self.client = client
         self.maxBodyBytes = maxBodyBytes
         self.dialect = dialect
         self.adsParams = adsParams
+        self.isInitRequest = isInitRequest
     }
 
     package func start(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
@@ -40,7 +46,7 @@ package struct SessionInitializer: Sendable {
             return try endpoints(media: mediaURL, manifest: mediaURL, tracking: SessionEndpoints.trackingURL(forManifest: mediaURL))
         }
         var failures: [String] = []
-        for attempt in [Attempt.post, .initSessionQuery] {
+        for attempt in isInitRequest ? [Attempt.post, .initSessionQuery] : [.initSessionQuery] {
             do {
                 return try await initRequest(attempt, mediaURL: mediaURL)
             } catch {

@@ -21,6 +21,7 @@ package enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case ifaType = "ifa-type"
     case limitAdTracking = "limit-ad-tracking"
     case dialect
+    case isInitRequest = "is-init-request"
     case mediaAnalyticsEndpoint = "media-analytics-endpoint"
     case mediaAnalyticsTrackingServer = "media-analytics-tracking-server"
     case mediaAnalyticsReportSuite = "media-analytics-report-suite"

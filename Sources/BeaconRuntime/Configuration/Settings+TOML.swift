@@ -22,6 +22,7 @@ extension Settings {
         case .ifaType: ifaType.isEmpty ? nil : Self.quoted(ifaType)
         case .limitAdTracking: "\(limitAdTracking)"
         case .dialect: Self.quoted(dialect?.rawValue ?? "auto")
+        case .isInitRequest: "\(isInitRequest)"
         case .mediaAnalyticsEndpoint, .mediaAnalyticsTrackingServer, .mediaAnalyticsReportSuite, .mediaAnalyticsOrgID,
             .mediaAnalyticsUserID, .mediaAnalyticsChannel, .mediaAnalyticsPlayerName, .mediaAnalyticsSSL,
             .mediaAnalyticsPingInterval, .mediaAnalyticsAdPingInterval:

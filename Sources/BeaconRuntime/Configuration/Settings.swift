@@ -40,6 +40,8 @@ package struct Settings: Sendable, Equatable {
     package var limitAdTracking = false
     /// The ad-insertion service spoken to; nil is `auto`: decided per session.
     package var dialect: Dialect?
+    /// Harmonic session init starts with the POST the document describes; false skips it.
+    package var isInitRequest = true
     /// The `[media-analytics]` table: configured when its endpoint is set.
     package var mediaAnalytics = MediaAnalyticsSettings()
     /// The `[heartbeat]` table: configured when its endpoint is set.
@@ -119,6 +121,7 @@ package struct Settings: Sendable, Equatable {
         case .ifaType: ifaType = try Self.identifier(value, maxBytes: 32)
         case .limitAdTracking: limitAdTracking = try Self.boolean(value)
         case .dialect: dialect = try Self.dialect(value)
+        case .isInitRequest: isInitRequest = try Self.boolean(value)
         case .mediaAnalyticsEndpoint, .mediaAnalyticsTrackingServer, .mediaAnalyticsReportSuite, .mediaAnalyticsOrgID,
             .mediaAnalyticsUserID, .mediaAnalyticsChannel, .mediaAnalyticsPlayerName, .mediaAnalyticsSSL,
             .mediaAnalyticsPingInterval, .mediaAnalyticsAdPingInterval:
@@ -248,6 +251,7 @@ extension Settings {
         configuration.mediaURL = mediaURL
         configuration.trackingURL = trackingURL
         configuration.dialect = dialect
+        configuration.isInitRequest = isInitRequest
         configuration.metadataInterval = .seconds(metadataInterval)
         configuration.retention = .seconds(retention)
         configuration.drainTimeout = .seconds(drainTimeout)

@@ -57,10 +57,12 @@ struct SessionRunner: Sendable {
                 sessionID: SessionEndpoints.sessionID(in: trackingURL) ?? SessionEndpoints.sessionID(in: mediaURL), dialect: settings.dialect)
         }
         while true {
-            let adsParams = await daemon.step { core, _, _ in core.initAttemptStarting(generation: wanted.generation) }
+            let request = await daemon.step { core, _, _ in core.initAttemptStarting(generation: wanted.generation) }
             let failure: SessionInitError
             do {
-                return try await SessionInitializer(client: client, dialect: settings.dialect, adsParams: adsParams).start(mediaURL: mediaURL)
+                let initializer = SessionInitializer(
+                    client: client, dialect: settings.dialect, adsParams: request.adsParams, isInitRequest: request.isInitRequest)
+                return try await initializer.start(mediaURL: mediaURL)
             } catch {
                 failure = error
             }

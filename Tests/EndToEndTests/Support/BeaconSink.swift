@@ -2,6 +2,7 @@ import BeaconDomain
 import BeaconRuntime
 import BeaconTerminal
 import BeaconSimulator
+import Glibc
 import Synchronization
 
 /// A beacon server on 127.0.0.1 that can go down (connections refused) and come back on the same
@@ -18,6 +19,9 @@ final class BeaconSink: Sendable {
 
     private struct State {
         var server: HTTPServer?
+        /// While down: a socket bound to the port without listening, so that connections are
+        /// refused and no other test's server, started meanwhile, gets the port.
+        var hold: Int32?
         var received: [Received] = []
         var answer: Answer = { _, _ in .status(204) }
     }
@@ -55,14 +59,48 @@ final class BeaconSink: Sendable {
             defer { state.server = nil }
             return state.server
         }
-        await server?.stop()
+        guard let server else { return }
+        await server.stop()
+        let hold = Self.hold(port: port)
+        storage.state.withLock { $0.hold = hold }
+    }
+
+    /// Gone for good: the port is let go.
+    func stop() async {
+        await down()
+        releaseHold()
+    }
+
+    private func releaseHold() {
+        if let hold = storage.state.withLock({ state in defer { state.hold = nil }; return state.hold }) { close(hold) }
     }
 
     /// Listens again on the same port.
     func up() async throws {
+        releaseHold()
         let storage = storage
         let server = try await HTTPServer.start(port: port) { await storage.handle($0) }
         storage.state.withLock { $0.server = server }
+    }
+
+    /// A TCP socket bound to 127.0.0.1:`port` that never listens; nil when the bind failed.
+    private static func hold(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// From now on, requests are answered by `answer`.
@@ -90,10 +128,10 @@ func withBeaconSink<R>(_ body: (BeaconSink) async throws -> R) async throws -> R
     let sink = try await BeaconSink.start()
     do {
         let result = try await body(sink)
-        await sink.down()
+        await sink.stop()
         return result
     } catch {
-        await sink.down()
+        await sink.stop()
         throw error
     }
 }
