@@ -5,9 +5,8 @@ package struct HeartbeatPlayback: Sendable, Equatable {
     package let options: HeartbeatOptions
     /// Live or VOD, from the stream type the player gave, else from its first playhead's timeline.
     package var isLive: Bool?
-    package var sessionID: String?
-    /// The ad-insertion session became ready: a `sessionEnded` from then on is this playback's.
-    package var hasSession = false
+    /// The ad-insertion session it was loaded into, once ready: its id goes in every heartbeat.
+    package var session = LoadedSession()
     /// The `start` heartbeat was decided.
     package var started = false
     /// No heartbeat goes out any more: a stop was given for failures, a rejection or the concurrency limit.

@@ -66,9 +66,7 @@ package struct HeartbeatTracker: Sendable {
                 actions.append(.send(concurrencyRequest(.start)))
             }
         case .sessionReady(let sessionID):
-            guard playback != nil, playback?.hasSession == false else { break }
-            playback?.hasSession = true
-            playback?.sessionID = sessionID
+            playback?.session.ready(sessionID)
         case .playhead(let observation):
             guard playback != nil else { break }
             if playback?.isLive == nil { playback?.isLive = observation.tick.timeline == .programDateTime }
@@ -81,7 +79,7 @@ package struct HeartbeatTracker: Sendable {
             actions += changeState(to: .error, now: now, wallNow: wallNow)
         case .sessionEnded(let sessionID):
             // The session a new `load` replaces ends after that load: it is not the new playback's.
-            guard let playback, playback.hasSession, playback.sessionID == sessionID else { break }
+            guard let playback, playback.session.isEnded(by: sessionID) else { break }
             actions += end(wallNow: wallNow)
         }
         return actions
@@ -164,7 +162,7 @@ package struct HeartbeatTracker: Sendable {
         let bookmark = settings.recordBookmark && playback.isLive == false ? playback.lastObservation?.contentPosition : nil
         let body = HeartbeatBody(
             deviceID: deviceID, contentID: options.contentID, catalogType: options.catalogType,
-            primaryContentID: options.primaryContentID, sessionID: playback.sessionID, event: event, state: playback.state,
+            primaryContentID: options.primaryContentID, sessionID: playback.session.id, event: event, state: playback.state,
             playhead: tick.map(HeartbeatBody.Playhead.init), bookmark: bookmark.map { Double($0) / 1_000 },
             multiStream: settings.multiStreamMode, trackViewersCount: settings.trackViewersCount, ts: wallNow)
         var actions: [HeartbeatAction] = [

@@ -31,9 +31,8 @@ package struct MediaAnalyticsTracker: Sendable {
     struct Playback: Sendable {
         var mediaURL: String
         var content: ContentInformation
-        /// The session of the daemon this playback was loaded into, once it is ready: the end of
-        /// another (the one a replacing `load` ends after it) is not this playback's.
-        var session: (id: String?, ready: Bool) = (nil, false)
+        /// The daemon's session this playback was loaded into: only its end ends the playback.
+        var session = LoadedSession()
         var activity: Activity?
         /// Whether a seek or buffering began while paused: its end goes back to the pause, not to play.
         var pausedBeneath = false
@@ -92,9 +91,9 @@ package struct MediaAnalyticsTracker: Sendable {
             end(.sessionEnd, now: now, wallNow: wallNow, into: &output)
             playback = Playback(mediaURL: mediaURL, content: options.content ?? ContentInformation())
         case .sessionReady(let endpoints):
-            if playback?.session.ready == false { playback?.session = (endpoints.sessionID, true) }
+            playback?.session.ready(endpoints.sessionID)
         case .sessionEnded(let sessionID):
-            guard let playback, playback.session.ready, playback.session.id == sessionID else { break }
+            guard let playback, playback.session.isEnded(by: sessionID) else { break }
             end(.sessionEnd, now: now, wallNow: wallNow, into: &output)
             self.playback = nil
         case .playheadObserved(let observation):
