@@ -34,9 +34,9 @@ import Testing
         ]
         for (notification, code, severity, details) in entries {
             let event = notification.historyEvent
-            #expect(event?.kind.code == code)
-            #expect(event?.kind.severity == severity)
-            #expect(event?.kind.area == .playback)
+            #expect(event?.code == code)
+            #expect(event?.severity == severity)
+            #expect(event?.kind?.area == .playback)
             #expect(event?.details == details)
         }
     }

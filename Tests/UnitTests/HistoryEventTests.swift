@@ -45,6 +45,8 @@ import Testing
         (.metadataFailed(reason: "HTTP 500"), HistoryEvent(.metadataFailed, ["reason": "HTTP 500"])),
         (.lineRejected(reason: "empty line"), HistoryEvent(.lineRejected, ["reason": "empty line"])),
         (.beaconsDue(firing), nil),
+        // A quartile that falls due is the ad's progress.
+        (.beaconsDue(quartile), HistoryEvent(.adProgress, ["adBreak": "p1", "ad": "p1-a1", "event": "midpoint"])),
         (.beaconsDelivered(firing, results: [result("http://127.0.0.1:1/b?1", .answered(status: 204)), result("http://127.0.0.1:1/b?2", .notSent)], state: .done),
          HistoryEvent(.beaconsDelivered, ["adBreak": "p1", "ad": "p1-a1", "event": "start", "results": "204,quiet"])),
         (.beaconsDelivered(firing, results: [result("http://127.0.0.1:1/b?1", .answered(status: 200)), result("http://127.0.0.1:1/b?2", .answered(status: 503))], state: .failed),
@@ -57,7 +59,14 @@ import Testing
         (.drainTimedOut(inFlight: 1), HistoryEvent(.drainTimedOut, ["cancelled": "1"])),
         (.playbackLoaded(mediaURL: "http://m", options: LoadOptions()), nil),
         (.playheadObserved(PlayheadObservation(tick: PlayheadTick(playhead: Fixture.t0))), nil),
-        (.playerEventObserved(.pause), nil),
+        (.playerEventObserved(.play), HistoryEvent(.played)),
+        (.playerEventObserved(.pause), HistoryEvent(.paused)),
+        (.playerEventObserved(.seekStart), HistoryEvent(.seekStarted)),
+        (.playerEventObserved(.seekEnd), HistoryEvent(.seekEnded)),
+        (.playerEventObserved(.bufferStart), HistoryEvent(.bufferStarted)),
+        (.playerEventObserved(.bufferEnd), HistoryEvent(.bufferEnded)),
+        (.playerEventObserved(.rate(2)), HistoryEvent(.rateChanged, ["rate": "2.0"])),
+        (.playerEventObserved(.complete), HistoryEvent(.playbackCompleted)),
         (.userActionObserved(.mute), nil),
         (.adLifecycle(.adBreakStarted(adBreak)), HistoryEvent(.adBreakStarted, ["adBreak": "p1", "index": "2", "contentOffset": "600.5", "duration": "30000"])),
         (.adLifecycle(.adStarted(ad)), HistoryEvent(.adStarted, [
@@ -76,6 +85,9 @@ import Testing
         (.playerNotified(.liveProgramStart), HistoryEvent(.liveProgramStart, ["suggestedAction": "switchToMain"])),
         (.playerNotified(.liveEventEnd), HistoryEvent(.liveEventEnd, ["suggestedAction": "playPostSlate"])),
         (.playerNotified(.overflowEventEnd), HistoryEvent(.overflowEventEnd, ["suggestedAction": "exit"])),
+        (.playerNotified(.analyticsError(reason: "the content has no id")), HistoryEvent(.analyticsError, [
+            "reporter": "media-analytics", "reason": "the content has no id", "suggestedAction": "fixAndReload",
+        ])),
         (.heartbeatFailing(failuresInARow: 2, reason: "HTTP 503"), HistoryEvent(.heartbeatFailing, ["failuresInARow": "2", "reason": "HTTP 503"])),
         (.playerInformed(.error(PlaybackError(source: .player, id: "3016", message: "decoder failed"))),
          HistoryEvent(.playerError, ["source": "player", "id": "3016", "message": "decoder failed"])),
@@ -87,10 +99,17 @@ import Testing
         (.playerInformed(.stateStart("fullScreen")), HistoryEvent(.playerStateStarted, ["state": "fullScreen"])),
         (.playerInformed(.stateEnd("mute")), HistoryEvent(.playerStateEnded, ["state": "mute"])),
         (.playerInformed(.privacy(.optOut)), HistoryEvent(.privacySet, ["status": "optout"])),
+        (.playerInformed(.notice(notice)), .application(notice)),
         // Told at every load, or as often as every tick: not recorded.
         (.playerInformed(.content(ContentInformation(id: "ep-1"))), nil),
         (.playerInformed(.quality(QualityOfService(bitrate: 1))), nil),
     ]
+
+    // A valid code and text: `make` cannot refuse them.
+    static let notice = try! ApplicationNotice.make(code: 299042, text: "low memory").get()
+    static let quartile = Firing(
+        reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 3), adBreakID: "p1", adID: "p1-a1", event: .midpoint, eventStart: 0,
+        signalingURLs: ["http://127.0.0.1:1/b?3"])
 
     static let adBreak = AdBreakSummary(id: "p1", index: 2, startTime: 600_500, duration: 30_000, contentOffset: 600.5)
     static let ad = AdSummary(
@@ -133,6 +152,7 @@ import Testing
 
     @Test func everyKindComesFromSomeNotification() {
         let produced = Set(Self.cases.compactMap { $0.1?.kind })
+        #expect(Self.cases.contains { $0.1?.kind == nil && $0.1 != nil }, "an application's entry has no kind of the daemon's")
         #expect(produced == Set(EventKind.allCases))
     }
 

@@ -120,7 +120,7 @@ import Testing
         driver.send(.playerInformed(.quality(QualityOfService(bitrate: 5_000_000, fps: 29.97, startupTime: 812.6))))
         #expect(Self.violations(driver.emitted) == [])
         let change = driver.emitted.first { $0.event.type == .bitrateChange }
-        #expect(change?.event.qoeData["media.qoe.framesPerSecond"] == .integer(30))
+        #expect(change?.event.qoeData["media.qoe.framesPerSecond"] == .integer(29))
         #expect(change?.event.qoeData["media.qoe.timeToStart"] == .integer(813))
         #expect(driver.emitted.first?.event.customMetadata["my_key"] == "v")
     }

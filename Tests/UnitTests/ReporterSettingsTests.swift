@@ -181,14 +181,18 @@ import Testing
         #expect(lines.contains("media-analytics.endpoint = \"https://c.test\"  # file /c.toml"))
         #expect(lines.contains("media-analytics.ping-interval = 10  # default"))
         #expect(lines.contains("# media-analytics.user-id is not set  # default"))
-        #expect(lines.contains("heartbeat.headers = { \"X-A\" = \"1\" }  # file /c.toml"))
+        // A header's value may be an API key: masked, its name kept.
+        #expect(lines.contains("heartbeat.headers = { \"X-A\" = \"***\" }  # file /c.toml"))
+        #expect(!report.contains("\"1\""))
         #expect(lines.contains("heartbeat.sync-interval = 0.25  # file /c.toml"))
         #expect(lines.contains("heartbeat.max-allowed-failures = 2  # default"))
         #expect(lines.count == 1 + SettingKey.allCases.count)
-        // The output is itself a config file that gives the same settings.
+        // The output is itself a config file that gives the same settings, but for the masked values.
         let reread = try Settings.resolve([try ConfigurationFile.parse(report, path: "/c.toml")], defaultSocket: "/s")
         #expect(reread.mediaAnalytics == settings.mediaAnalytics)
-        #expect(reread.heartbeat == settings.heartbeat)
+        var unmasked = reread.heartbeat
+        unmasked.headers = ["X-A": "1"]
+        #expect(unmasked == settings.heartbeat)
     }
 
     @Test func aReloadNamesAChangedReporterSettingAsNeedingARestart() throws {

@@ -53,6 +53,14 @@ import Testing
                     media-analytics.ssl = true  # default
                     media-analytics.ping-interval = 10  # default
                     media-analytics.ad-ping-interval = 1  # default
+                    # media-analytics.publisher is not set  # default
+                    # media-analytics.job-id is not set  # default
+                    # media-analytics.ovp is not set  # default
+                    # media-analytics.sdk is not set  # default
+                    media-analytics.quiet = false  # default
+                    media-analytics.debug-logging = false  # default
+                    media-analytics.privacy-default = "optin"  # default
+                    media-analytics.offline-enabled = true  # default
                     # heartbeat.endpoint is not set  # default
                     # heartbeat.concurrency-endpoint is not set  # default
                     heartbeat.sync-interval = 60  # default

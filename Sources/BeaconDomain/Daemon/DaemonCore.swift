@@ -119,7 +119,7 @@ package struct DaemonCore: Sendable {
         guard case .success(let observed)? = observed else { return .done }
         session?.snapshotDirty = true
         for event in observed.adLifecycle { notify(.adLifecycle(event)) }
-        notify(.playheadObserved(PlayheadObservation(tick: tick, contentPosition: session?.tracking.contentPosition, placement: session?.placement)))
+        notify(.playheadObserved(PlayheadObservation(tick: tick, contentPosition: session?.tracking.reportedContentPosition, placement: session?.placement)))
         dispatch(observed.firings, now: now, wallNow: wallNow)
         return .done
     }

@@ -22,12 +22,16 @@ extension DaemonNotification {
             ])
         case .adBreaksDiscovered(let adBreakIDs):
             HistoryEvent(.adBreaksDiscovered, ["adBreaks": adBreakIDs.joined(separator: ",")])
-        case .metadataUnchanged, .beaconsDue, .beaconRetrying:
+        case .beaconsDue(let firing):
+            Self.progress(firing)
+        case .metadataUnchanged, .beaconRetrying:
             nil
         case .playerInformed(let information):
             information.historyEvent
-        // Recorded once their issues give them codes.
-        case .playbackLoaded, .playheadObserved, .playerEventObserved, .userActionObserved:
+        case .playerEventObserved(let event):
+            event.historyEvent
+        // Too frequent (ticks), or told by their own entries (a load by the session's).
+        case .playbackLoaded, .playheadObserved, .userActionObserved:
             nil
         case .adLifecycle(let event):
             event.historyEvent
@@ -46,6 +50,12 @@ extension DaemonNotification {
         case .drainTimedOut(let inFlight):
             HistoryEvent(.drainTimedOut, ["cancelled": "\(inFlight)"])
         }
+    }
+
+    /// The ad progress a firing shows: a quartile reached; nil for its other events.
+    private static func progress(_ firing: Firing) -> HistoryEvent? {
+        guard [TrackingEventType.firstQuartile, .midpoint, .thirdQuartile].contains(firing.event) else { return nil }
+        return HistoryEvent(.adProgress, ["adBreak": firing.adBreakID, "ad": firing.adID, "event": firing.event.rawValue])
     }
 
     private static func delivery(_ firing: Firing, _ results: [RequestResult], _ state: ReportingState) -> HistoryEvent {
@@ -73,6 +83,7 @@ extension PlayerNotification {
         case .liveProgramStart: .liveProgramStart
         case .liveEventEnd: .liveEventEnd
         case .overflowEventEnd: .overflowEventEnd
+        case .analyticsError: .analyticsError
         }
     }
 }

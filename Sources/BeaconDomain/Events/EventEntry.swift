@@ -28,9 +28,9 @@ package struct EventEntry: Sendable, Equatable, Codable {
     package init(sequence: UInt64, time: Milliseconds, event: HistoryEvent) {
         self.sequence = sequence
         self.time = time
-        self.severity = event.kind.severity
-        self.code = event.kind.code
-        self.name = event.kind.name
+        self.severity = event.severity
+        self.code = event.code
+        self.name = event.name
         self.details = event.details
     }
 

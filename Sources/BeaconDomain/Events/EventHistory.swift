@@ -1,12 +1,13 @@
-/// The last `capacity` events, oldest first, in a ring: appending never grows it past its bound
-/// and costs the same however long the daemon runs.
+/// The last `capacity` info entries and, apart, the last `capacity` errors and warnings, each
+/// oldest first in a ring: a long playback's play and pause entries never push a failure out, and
+/// appending never grows either past its bound, however long the daemon runs.
 package struct EventHistory: Sendable, Equatable {
+    /// The most entries kept of each kind: info, and errors with warnings.
     package let capacity: Int
     /// The sequence number of the newest entry, 0 before the first.
     package private(set) var lastSequence: UInt64 = 0
-    private var storage: [EventEntry] = []
-    /// Where the oldest entry is once `storage` is full.
-    private var oldest = 0
+    private var info: EntryRing
+    private var problems: EntryRing
     /// The ad break count of the last `metadataApplied` recorded this session (see
     /// ``record(_:at:)``).
     var recordedAdBreaks: Int?
@@ -14,35 +15,63 @@ package struct EventHistory: Sendable, Equatable {
     package init(capacity: Int) {
         precondition(capacity > 0, "capacity must be positive")
         self.capacity = capacity
-        storage.reserveCapacity(capacity)
+        info = EntryRing(capacity: capacity)
+        problems = EntryRing(capacity: capacity)
     }
 
-    /// Numbers `event`, stamps it with `time` and keeps it, forgetting the oldest entry when full.
+    /// Numbers `event`, stamps it with `time` and keeps it, forgetting the oldest entry of its
+    /// kind when full.
     @discardableResult
     package mutating func append(_ event: HistoryEvent, at time: Milliseconds) -> EventEntry {
         lastSequence += 1
         let entry = EventEntry(sequence: lastSequence, time: time, event: event)
+        if entry.severity == .info { info.append(entry) } else { problems.append(entry) }
+        return entry
+    }
+
+    package var count: Int { info.count + problems.count }
+
+    /// Every kept entry, in the order they happened.
+    package var entries: [EventEntry] {
+        var merged: [EventEntry] = []
+        merged.reserveCapacity(count)
+        var (infoEntries, problemEntries) = (info.entries[...], problems.entries[...])
+        while let next = [infoEntries.first, problemEntries.first].compactMap({ $0 }).min(by: { $0.sequence < $1.sequence }) {
+            merged.append(next)
+            if next.sequence == infoEntries.first?.sequence { infoEntries.removeFirst() } else { problemEntries.removeFirst() }
+        }
+        return merged
+    }
+
+    /// The kept entries numbered after `sequence`, in order: a gap in the numbers shows the
+    /// entries already forgotten.
+    package func entries(after sequence: UInt64) -> [EventEntry] {
+        guard sequence < lastSequence else { return [] }
+        return entries.filter { $0.sequence > sequence }
+    }
+}
+
+/// At most `capacity` entries, oldest first; the newest replaces the oldest when full.
+private struct EntryRing: Sendable, Equatable {
+    let capacity: Int
+    private var storage: [EventEntry] = []
+    /// Where the oldest entry is once `storage` is full.
+    private var oldest = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    mutating func append(_ entry: EventEntry) {
         if storage.count < capacity {
             storage.append(entry)
         } else {
             storage[oldest] = entry
             oldest = (oldest + 1) % capacity
         }
-        return entry
     }
 
-    package var count: Int { storage.count }
+    var count: Int { storage.count }
 
-    /// Every kept entry, oldest first.
-    package var entries: [EventEntry] {
-        Array(storage[oldest...] + storage[..<oldest])
-    }
-
-    /// The kept entries numbered after `sequence`, oldest first: all of them when some after it
-    /// are already forgotten (the gap in the numbers shows it).
-    package func entries(after sequence: UInt64) -> [EventEntry] {
-        guard sequence < lastSequence else { return [] }
-        let wanted = Int(min(lastSequence - sequence, UInt64(storage.count)))
-        return Array(entries.suffix(wanted))
-    }
+    var entries: [EventEntry] { Array(storage[oldest...] + storage[..<oldest]) }
 }

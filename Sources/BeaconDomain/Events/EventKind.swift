@@ -10,6 +10,8 @@ package enum EventKind: Int, Sendable, CaseIterable {
     case playerError = 106001
     /// The heartbeat stopped the playback (`stopPlayback`).
     case stopPlayback = 106201
+    /// The media-analytics reporter refused the playback's input and entered its error state.
+    case analyticsError = 106202
     case lineRejected = 201001
     case beaconsFailed = 204001
     case drainTimedOut = 205001
@@ -30,11 +32,21 @@ package enum EventKind: Int, Sendable, CaseIterable {
     case playerStateStarted = 306004
     case playerStateEnded = 306005
     case privacySet = 306006
+    case played = 306007
+    case paused = 306008
+    case seekStarted = 306009
+    case seekEnded = 306010
+    case bufferStarted = 306011
+    case bufferEnded = 306012
+    case rateChanged = 306013
+    case playbackCompleted = 306014
     case adBreakStarted = 306101
     case adStarted = 306102
     case adCompleted = 306103
     case adSkipped = 306104
     case adBreakCompleted = 306105
+    /// A quartile of an ad was reached: its `firstQuartile`, `midpoint` or `thirdQuartile` fell due.
+    case adProgress = 306106
     case liveProgramStart = 306201
     case liveEventEnd = 306202
     case overflowEventEnd = 306203
@@ -46,8 +58,9 @@ package enum EventKind: Int, Sendable, CaseIterable {
         case metadata = 3
         case delivery = 4
         case daemon = 5
-        /// The playback: its ads as the playhead meets them, what the player tells besides its
-        /// playhead (errors, chapters, states, consent), and what the heartbeat tells the player.
+        /// The playback: its ads as the playhead meets them, the player's events (play, pause,
+        /// seek...), what the player tells besides its playhead (errors, chapters, states,
+        /// consent), and what the reporters tell the player.
         case playback = 6
     }
 
@@ -58,12 +71,13 @@ package enum EventKind: Int, Sendable, CaseIterable {
 
     package var severity: EventSeverity {
         switch self {
-        case .sessionFailed, .metadataFailed, .playerError, .stopPlayback: .error
+        case .sessionFailed, .metadataFailed, .playerError, .stopPlayback, .analyticsError: .error
         case .lineRejected, .beaconsFailed, .drainTimedOut, .applicationError, .blackout, .heartbeatFailing: .warning
         case .sessionStarting, .sessionReady, .sessionEnded, .metadataApplied, .adBreaksDiscovered, .beaconsDelivered, .drainStarted,
             .chapterStarted, .chapterEnded, .chapterSkipped, .playerStateStarted, .playerStateEnded, .privacySet:
             .info
-        case .adBreakStarted, .adStarted, .adCompleted, .adSkipped, .adBreakCompleted: .info
+        case .adBreakStarted, .adStarted, .adCompleted, .adSkipped, .adBreakCompleted, .adProgress: .info
+        case .played, .paused, .seekStarted, .seekEnded, .bufferStarted, .bufferEnded, .rateChanged, .playbackCompleted: .info
         case .liveProgramStart, .liveEventEnd, .overflowEventEnd: .info
         }
     }
@@ -75,11 +89,12 @@ package enum EventKind: Int, Sendable, CaseIterable {
         case .metadataFailed, .metadataApplied, .adBreaksDiscovered: .metadata
         case .beaconsFailed, .beaconsDelivered: .delivery
         case .drainTimedOut, .drainStarted: .daemon
-        case .adBreakStarted, .adStarted, .adCompleted, .adSkipped, .adBreakCompleted: .playback
+        case .adBreakStarted, .adStarted, .adCompleted, .adSkipped, .adBreakCompleted, .adProgress: .playback
+        case .played, .paused, .seekStarted, .seekEnded, .bufferStarted, .bufferEnded, .rateChanged, .playbackCompleted: .playback
         case .playerError, .applicationError, .chapterStarted, .chapterEnded, .chapterSkipped, .playerStateStarted, .playerStateEnded,
             .privacySet:
             .playback
-        case .stopPlayback, .blackout, .heartbeatFailing, .liveProgramStart, .liveEventEnd, .overflowEventEnd: .playback
+        case .stopPlayback, .analyticsError, .blackout, .heartbeatFailing, .liveProgramStart, .liveEventEnd, .overflowEventEnd: .playback
         }
     }
 }

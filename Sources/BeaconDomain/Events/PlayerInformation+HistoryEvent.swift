@@ -21,6 +21,8 @@ extension PlayerInformation {
             return HistoryEvent(.playerStateEnded, ["state": state])
         case .privacy(let status):
             return HistoryEvent(.privacySet, ["status": status.rawValue])
+        case .notice(let notice):
+            return .application(notice)
         case .content, .quality:
             return nil
         }

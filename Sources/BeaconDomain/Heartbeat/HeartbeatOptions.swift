@@ -7,14 +7,19 @@ package struct HeartbeatOptions: Sendable, Equatable {
     package var flag: Bool
     /// Sent as `X-Heartbeat-Token`; never logged.
     package var token: String?
+    /// Extra request headers for this playback, on top of the configured ones; never logged.
+    package var headers: [String: String] = [:]
     /// The sync interval for this playback, in milliseconds; overrides the setting.
     package var freq: Milliseconds?
     package var contentID: String?
     package var catalogType: String?
     package var primaryContentID: String?
-    /// The live event's scheduled start and end, epoch milliseconds.
+    /// The live programme's scheduled start and end, epoch milliseconds.
     package var liveStartTime: Milliseconds?
     package var liveEndTime: Milliseconds?
+    /// The end of the whole live event (a "live 360" event: pre-show, programme and post-show),
+    /// epoch milliseconds; it ends the event in place of the programme's end.
+    package var live360EndTime: Milliseconds?
     package var liveEventType: LiveEventType?
     package var overflowMode: OverflowMode?
     /// The keys of the `load`'s object known under no name, sorted: warned of, never read.

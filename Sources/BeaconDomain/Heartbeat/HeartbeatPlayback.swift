@@ -45,7 +45,7 @@ extension PlayerNotification {
     var onceKey: String {
         switch self {
         case .stopPlayback(let reason): "stopPlayback.\(reason.rawValue)"
-        case .blackout, .liveProgramStart, .liveEventEnd, .overflowEventEnd: name
+        case .blackout, .liveProgramStart, .liveEventEnd, .overflowEventEnd, .analyticsError: name
         }
     }
 }

@@ -168,7 +168,7 @@ package struct HeartbeatTracker: Sendable {
         var actions: [HeartbeatAction] = [
             .send(HeartbeatRequest(
                 kind: .heartbeat(event), playback: playback.generation, url: endpoint, body: Array(JSONLine.encode(body).utf8),
-                token: options.token)),
+                token: options.token, playbackHeaders: options.headers)),
         ]
         if let bookmark, let contentID = options.contentID { actions.append(.saveBookmark(contentID: contentID, position: bookmark)) }
         return actions
@@ -179,7 +179,7 @@ package struct HeartbeatTracker: Sendable {
         let body = ConcurrencyBody(deviceID: deviceID, contentID: playback.options.contentID, event: event)
         return HeartbeatRequest(
             kind: .concurrency(event), playback: playback.generation, url: settings.concurrencyEndpoint ?? "",
-            body: Array(JSONLine.encode(body).utf8), token: playback.options.token)
+            body: Array(JSONLine.encode(body).utf8), token: playback.options.token, playbackHeaders: playback.options.headers)
     }
 
     // MARK: Notifications

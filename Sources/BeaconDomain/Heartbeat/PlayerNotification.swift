@@ -1,5 +1,6 @@
-/// What the heartbeat tells the player: written as one JSON line on the control connection that
-/// sent the `load`, recorded in the event history with its code, and streamed by `events follow`.
+/// What a reporter tells the player (the heartbeat, and the media-analytics reporter's errors):
+/// written as one JSON line on the control connection that sent the `load`, recorded in the event
+/// history with its code, and streamed by `events follow`.
 package enum PlayerNotification: Sendable, Equatable {
     /// Why the player must stop.
     package enum StopReason: String, Sendable, Equatable, CaseIterable {
@@ -28,6 +29,9 @@ package enum PlayerNotification: Sendable, Equatable {
     case liveEventEnd
     /// An overflow event's post-slate ended: leave the playback.
     case overflowEventEnd
+    /// The media-analytics reporter refused the playback's input and tracks nothing more of it
+    /// until the next `load` (Adobe's error state, which its SDKs report through `onError`).
+    case analyticsError(reason: String)
 
     /// The `notification` key.
     package var name: String {
@@ -37,6 +41,7 @@ package enum PlayerNotification: Sendable, Equatable {
         case .liveProgramStart: "liveProgramStart"
         case .liveEventEnd: "liveEventEnd"
         case .overflowEventEnd: "overflowEventEnd"
+        case .analyticsError: "analyticsError"
         }
     }
 
@@ -51,6 +56,7 @@ package enum PlayerNotification: Sendable, Equatable {
         case .liveProgramStart: "switchToMain"
         case .liveEventEnd: "playPostSlate"
         case .overflowEventEnd: "exit"
+        case .analyticsError: "fixAndReload"
         }
     }
 
@@ -63,6 +69,8 @@ package enum PlayerNotification: Sendable, Equatable {
         case .blackout(let action, let url):
             members.append(("action", action.rawValue))
             if let url { members.append(("blackoutUrl", url)) }
+        case .analyticsError(let reason):
+            members += [("reporter", ReporterName.mediaAnalytics.rawValue), ("reason", reason)]
         case .liveProgramStart, .liveEventEnd, .overflowEventEnd:
             break
         }

@@ -1,6 +1,6 @@
 /// The lines giving player information and commanding the reporters: `content {...}`,
 /// `chapter-start {...}`, `bitrate <bps>`, `qos {...}`, `error player|application <id> [message]`,
-/// `state-start <name>`, `state-end <name>`, `privacy optin|optout|unknown`,
+/// `state-start <name>`, `state-end <name>`, `privacy optin|optout|unknown`, `notify <code> <text>`,
 /// `reporter enable|disable <name>`, `reporter list` (`chapter-end` and `chapter-skip` are bare words).
 extension LineParser {
     /// The longest player state name taken, as Media Collection's custom states allow.
@@ -47,7 +47,17 @@ extension LineParser {
             return .success(.information(.privacy(status)))
         },
         "reporter": parseReporter,
+        "notify": parseNotice,
     ]
+
+    /// `<code> <text>`: the text is the rest of the line, as written.
+    private static func parseNotice(_ argument: String) -> Result<InputCommand, LineError> {
+        let parts = argument.split(maxSplits: 1, omittingEmptySubsequences: true, whereSeparator: isBlank)
+        guard parts.count == 2, let code = Int(parts[0]) else { return .failure(LineError("notify takes a code and a text: 'notify 399001 <text>'")) }
+        return ApplicationNotice.make(code: code, text: parts[1].trimmedOfWhitespace)
+            .map { .information(.notice($0)) }
+            .mapError { LineError("notify: \($0.reason)") }
+    }
 
     /// `player|application <id> [message]`: the message is the rest of the line, as written.
     private static func parseError(_ argument: String) -> Result<InputCommand, LineError> {

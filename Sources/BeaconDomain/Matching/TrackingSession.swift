@@ -13,6 +13,10 @@ public struct TrackingSession: Sendable {
     package private(set) var timeline: Timeline?
     /// Program date time minus media time, when the metadata gives both: ticks of either form are then mapped.
     package private(set) var programDateTimeOffset: Milliseconds?
+    /// Where a program-date-time stream's content starts, for the reporters' content position: the
+    /// first data range's start, or the first playhead when no metadata came before it. Set once,
+    /// so positions already reported never move.
+    private var programDateTimeStart: Milliseconds?
     /// How long ad breaks absent from the metadata, and played stretches, are remembered after they end.
     package var retention: Milliseconds
 
@@ -31,6 +35,7 @@ public struct TrackingSession: Sendable {
         session.dataRange = dataRange
         session.timeline = timeline
         session.programDateTimeOffset = programDateTimeOffset
+        if timeline == .programDateTime { session.programDateTimeStart = dataRange?.start }
         for stretch in played { session.played.insert(stretch) }
         session.schedule = AdSchedule(restoring: adBreaks)
         let references = session.schedule.references
@@ -65,12 +70,23 @@ public struct TrackingSession: Sendable {
         return ContentPosition.of(playhead, breaks: schedule.stitchedSpans)
     }
 
+    /// The content position as the reporters read it for a stream that has a start (a VOD's
+    /// bookmark, Adobe's VOD playhead): ``contentPosition`` on media time; on program date time the
+    /// same count from where the content starts (an HLS VOD with `EXT-X-PROGRAM-DATE-TIME`).
+    package var reportedContentPosition: Milliseconds? {
+        guard timeline != .mediaTime else { return contentPosition }
+        guard let start = programDateTimeStart, let playhead = judge.lastPlayhead else { return nil }
+        let spans = schedule.stitchedSpans
+        return max(0, ContentPosition.of(playhead, breaks: spans) - ContentPosition.of(start, breaks: spans))
+    }
+
     /// Merges a metadata refresh; returns events whose window was already played (late metadata).
     /// The first document sets the session's timeline; one on another (``timelineMismatch(of:)``) changes nothing.
     public mutating func apply(_ document: MetadataDocument) -> [Firing] {
         guard timelineMismatch(of: document) == nil else { return [] }
         timeline = document.timeline
         programDateTimeOffset = document.programDateTimeOffset
+        if document.timeline == .programDateTime, programDateTimeStart == nil { programDateTimeStart = document.dataRange.start }
         dataRange = document.dataRange
         // Forget what is past retention first, so a late event is only matched against stretches still remembered.
         let cutoff = max(judge.lastPlayhead ?? .min, document.dataRange.end) - retention
@@ -111,6 +127,7 @@ public struct TrackingSession: Sendable {
     /// played stretch covers.
     package mutating func observe(_ placed: PlacedTick, arrivalTime: Milliseconds) -> [Firing] {
         lastPlayedStretch = judge.observe(placed.tick, arrivalTime: arrivalTime)
+        if placed.tick.timeline == .programDateTime, programDateTimeStart == nil { programDateTimeStart = placed.tick.playhead }
         guard let stretch = lastPlayedStretch else { return [] }
         played.insert(stretch)
         return fire(pending.takeDue(overlapping: stretch))

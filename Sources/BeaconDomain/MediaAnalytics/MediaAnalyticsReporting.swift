@@ -60,7 +60,11 @@ package struct MediaAnalyticsReporting: ReporterCore {
     private mutating func take(_ output: MediaAnalyticsTracker.Output) -> [ReporterAction<MediaCollectionRequest>] {
         outbox.enqueue(output.emissions)
         refused += output.warnings.count
-        return output.warnings.map { .log(LogLine(.warning, $0)) }
+        var actions: [ReporterAction<MediaCollectionRequest>] = output.warnings.map { .log(LogLine(.warning, $0)) }
+        for case .analyticsError(let reason) in output.notifications {
+            actions.append(.log(LogLine(.error, "media-analytics: \(reason); nothing is tracked of this playback until the next load")))
+        }
+        return actions + output.notifications.map { .publish(.playerNotified($0)) }
     }
 
     /// The outbox's next request, unless one is in flight or the head waits for its retry.

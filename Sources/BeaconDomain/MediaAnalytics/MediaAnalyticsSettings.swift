@@ -15,6 +15,22 @@ package struct MediaAnalyticsSettings: Sendable, Equatable {
     package var pingInterval: Duration = .seconds(10)
     /// Between pings inside an ad.
     package var adPingInterval: Duration = .seconds(1)
+    /// `media.publisher`.
+    package var publisher: String?
+    /// Adobe's heartbeat job id and online video provider: the Media Collection API has no
+    /// parameter for either, so each rides in the session's custom metadata (`jobId`, `ovp`).
+    package var jobID: String?
+    package var ovp: String?
+    /// `media.sdkVersion`: the player's SDK as the operator names it; beaconctl's version when unset.
+    package var sdk: String?
+    /// Decide everything and send nothing for this reporter alone (Adobe's `quietMode`).
+    package var quiet = false
+    /// Log every request this reporter makes, at info (Adobe's `debugLogging`).
+    package var debugLogging = false
+    /// The viewer's consent until a `privacy` line or the kept status says otherwise.
+    package var privacyDefault: PrivacyStatus = .optIn
+    /// Keep the events not yet sent in the state directory, so a restart sends them (Adobe's `offlineEnabled`).
+    package var offlineEnabled = true
 
     package init() {}
 

@@ -4,16 +4,20 @@
 ///
 /// A tracking session begins on the first `play`, or the first tick at normal rate, after a
 /// `load`; it ends on `complete` (`sessionComplete`), an unload, another load, shutdown, opt-out or
-/// disabling (`sessionEnd`). A player error puts it in the error state until the next load.
+/// disabling (`sessionEnd`). A player error, or content Adobe's SDKs refuse (see
+/// ``invalidContentReason(_:)``), puts it in the error state until the next load.
 package struct MediaAnalyticsTracker: Sendable {
-    /// What one input produced: events to send, and refusals to log as warnings.
+    /// What one input produced: events to send, refusals to log as warnings, and what the player
+    /// is to be told.
     package struct Output: Sendable, Equatable {
         package var emissions: [MediaCollectionEmission] = []
         package var warnings: [String] = []
+        package var notifications: [PlayerNotification] = []
 
-        package init(emissions: [MediaCollectionEmission] = [], warnings: [String] = []) {
+        package init(emissions: [MediaCollectionEmission] = [], warnings: [String] = [], notifications: [PlayerNotification] = []) {
             self.emissions = emissions
             self.warnings = warnings
+            self.notifications = notifications
         }
     }
 
@@ -61,7 +65,8 @@ package struct MediaAnalyticsTracker: Sendable {
     }
 
     package let reporting: MediaCollectionParameters.Reporting
-    package private(set) var privacy: PrivacyStatus = .optIn
+    /// The setting's default until a `privacy` line, or the status kept from one, says otherwise.
+    package private(set) var privacy: PrivacyStatus
     package private(set) var isEnabled = true
     /// Held events given up: over the hold's capacity, or on opt-out.
     package private(set) var droppedWhileHeld = 0
@@ -73,6 +78,7 @@ package struct MediaAnalyticsTracker: Sendable {
 
     package init(reporting: MediaCollectionParameters.Reporting) {
         self.reporting = reporting
+        privacy = reporting.settings.privacyDefault
     }
 
     /// The open session's number, if one is open.
@@ -90,6 +96,7 @@ package struct MediaAnalyticsTracker: Sendable {
         case .playbackLoaded(let mediaURL, let options):
             end(.sessionEnd, now: now, wallNow: wallNow, into: &output)
             playback = Playback(mediaURL: mediaURL, content: options.content ?? ContentInformation())
+            if let content = options.content { check(content, into: &output) }
         case .sessionReady(let endpoints):
             playback?.session.ready(endpoints.sessionID)
         case .sessionEnded(let sessionID):
@@ -278,6 +285,8 @@ package struct MediaAnalyticsTracker: Sendable {
             playback?.ad = nil
             playback?.adBreak = nil
             emit(.adBreakComplete, now: now, wallNow: wallNow, into: &output)
+            // The content resumes, as Adobe's timelines report it: after a seek out of the break too.
+            if playback?.activity == .playing { emit(.play, now: now, wallNow: wallNow, into: &output) }
             reschedulePing(now: now)
         }
     }
@@ -288,7 +297,11 @@ package struct MediaAnalyticsTracker: Sendable {
             changePrivacy(status, now: now, wallNow: wallNow, into: &output)
             return
         case .content(let content):
+            guard playback != nil, admits("content", into: &output) else { return }
             playback?.content = content
+            check(content, into: &output)
+            return
+        case .notice:
             return
         default:
             break
@@ -315,7 +328,7 @@ package struct MediaAnalyticsTracker: Sendable {
             changeState(name, started: true, now: now, wallNow: wallNow, into: &output)
         case .stateEnd(let name):
             changeState(name, started: false, now: now, wallNow: wallNow, into: &output)
-        case .privacy, .content:
+        case .privacy, .content, .notice:
             break
         }
     }
@@ -329,7 +342,7 @@ package struct MediaAnalyticsTracker: Sendable {
         merged.startupTime = quality.startupTime ?? merged.startupTime
         playback?.quality = merged
         guard let bitrate = merged.bitrate, bitrate != previousBitrate else { return }
-        emit(.bitrateChange, qoeData: MediaCollectionParameters.quality(merged), now: now, wallNow: wallNow, into: &output)
+        emit(.bitrateChange, now: now, wallNow: wallNow, into: &output)
     }
 
     private mutating func changeState(_ name: String, started: Bool, now: Milliseconds, wallNow: Milliseconds, into output: inout Output) {
@@ -428,7 +441,9 @@ package struct MediaAnalyticsTracker: Sendable {
         emit(.adStart, params: start.params, customMetadata: start.customMetadata, now: now, wallNow: wallNow, into: &output)
     }
 
-    /// Makes one event of the open session, if any: its `ts` at least 1 ms after the last one's.
+    /// Makes one event of the open session, if any: its `ts` at least 1 ms after the last one's,
+    /// its `qoeData` the quality the player last told (as Adobe's SDKs send it with every call)
+    /// under the event's own.
     private mutating func emit(
         _ type: MediaCollectionEventType, params: [String: MediaCollectionValue] = [:],
         qoeData: [String: MediaCollectionValue] = [:], customMetadata: [String: String] = [:],
@@ -438,8 +453,10 @@ package struct MediaAnalyticsTracker: Sendable {
         let ts = max(wallNow, lastTS + 1)
         lastTS = ts
         session?.lastEventAt = now
+        let quality = playback.map { MediaCollectionParameters.quality($0.quality) } ?? [:]
         let event = MediaCollectionEvent(
-            type: type, playhead: playhead(wallNow: wallNow), ts: ts, params: params, qoeData: qoeData,
+            type: type, playhead: playhead(wallNow: wallNow), ts: ts, params: params,
+            qoeData: quality.merging(qoeData) { _, own in own },
             customMetadata: customMetadata)
         let emission = MediaCollectionEmission(session: open.number, event: event)
         if privacy == .unknown {
@@ -464,6 +481,23 @@ package struct MediaAnalyticsTracker: Sendable {
         }
     }
 
+    /// Why Adobe's SDKs would refuse `content` as the playback's media: a media object without an
+    /// id, a VOD without a length. nil when it is valid. A load without any content is not
+    /// refused: beaconctl names the media after its URL and reports it as live.
+    package static func invalidContentReason(_ content: ContentInformation) -> String? {
+        if content.id?.isEmpty ?? true { return "the content has no id" }
+        if content.streamType == .vod, (content.length ?? 0) <= 0 { return "a VOD's content has no length" }
+        return nil
+    }
+
+    /// Enters the error state when `content` is invalid, and tells the player why.
+    private mutating func check(_ content: ContentInformation, into output: inout Output) {
+        guard let reason = Self.invalidContentReason(content) else { return }
+        playback?.inErrorState = true
+        session?.nextPingAt = nil
+        output.notifications.append(.analyticsError(reason: reason))
+    }
+
     /// Whether tracking may go on: in the error state it is refused until the next load.
     private func admits(_ what: String, into output: inout Output) -> Bool {
         guard playback?.inErrorState == true else { return true }
@@ -472,6 +506,6 @@ package struct MediaAnalyticsTracker: Sendable {
     }
 
     private func refusal(_ what: String) -> String {
-        "media-analytics: \(what) refused in the error state (a player error); the next load leaves it"
+        "media-analytics: \(what) refused in the error state; the next load leaves it"
     }
 }

@@ -7,7 +7,7 @@ package enum MediaCollectionParameters {
     /// What describes the box and the player for every session.
     package struct Reporting: Sendable, Equatable {
         package var settings: MediaAnalyticsSettings
-        /// `media.sdkVersion`: beaconctl's version.
+        /// `media.libraryVersion`, and `media.sdkVersion` unless the `sdk` setting names the player's.
         package var version: String
         /// `appInstallationId`: made once per box and kept in the state directory.
         package var installationID: String
@@ -42,15 +42,21 @@ package enum MediaCollectionParameters {
             "media.streamType": .string("video"),
             "media.playerName": .string(settings.playerName),
             "media.channel": .string(settings.channel),
-            "media.sdkVersion": .string(reporting.version),
+            "media.sdkVersion": .string(settings.sdk ?? reporting.version),
+            "media.libraryVersion": .string(reporting.version),
             "appInstallationId": .string(reporting.installationID),
         ]
         if let userID = settings.userID { params["analytics.visitorId"] = .string(userID) }
+        if let publisher = settings.publisher { params["media.publisher"] = .string(publisher) }
         if resume { params["media.resume"] = .boolean(true) }
         for (key, value) in content.standardMetadata where ContentInformation.standardMetadataKeys.contains(key) {
             params["media.\(key)"] = .string(value)
         }
-        return (params, customMetadata(content.customMetadata))
+        // The API has no parameter for these two settings; the operator's value wins over a player's key of that name.
+        var custom = customMetadata(content.customMetadata)
+        if let jobID = settings.jobID { custom["jobId"] = jobID }
+        if let ovp = settings.ovp { custom["ovp"] = ovp }
+        return (params, custom)
     }
 
     /// The player's custom keys as the API takes them: letters, digits, `_` and `.`; any other
@@ -104,8 +110,8 @@ package enum MediaCollectionParameters {
         var qoe: [String: MediaCollectionValue] = [:]
         if let bitrate = quality.bitrate { qoe["media.qoe.bitrate"] = .integer(Int64(bitrate)) }
         if let droppedFrames = quality.droppedFrames { qoe["media.qoe.droppedFrames"] = .integer(Int64(droppedFrames)) }
-        // The API's schema types both as integers: 29.97 frames a second is sent as 30.
-        if let fps = quality.fps { qoe["media.qoe.framesPerSecond"] = .integer(Int64(finite(fps).rounded())) }
+        // The API's schema types both as integers; Adobe's SDKs truncate the frame rate: 29.97 is sent as 29.
+        if let fps = quality.fps { qoe["media.qoe.framesPerSecond"] = .integer(Int64(finite(fps).rounded(.towardZero))) }
         if let startupTime = quality.startupTime { qoe["media.qoe.timeToStart"] = .integer(Int64(finite(startupTime).rounded())) }
         return qoe
     }

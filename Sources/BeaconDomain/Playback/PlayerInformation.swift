@@ -1,5 +1,6 @@
 /// What the player tells besides its playhead and its play state: the content, chapters, quality,
-/// errors, player states (fullscreen, closed captioning...) and the viewer's consent.
+/// errors, player states (fullscreen, closed captioning...), the viewer's consent, and the
+/// application's own history entries.
 package enum PlayerInformation: Sendable, Equatable {
     /// `content {...}`: sets or changes the current playback's content information.
     case content(ContentInformation)
@@ -14,4 +15,6 @@ package enum PlayerInformation: Sendable, Equatable {
     /// `state-end <name>`; `unmute` and `collapse` also end `mute` and `fullscreen`.
     case stateEnd(String)
     case privacy(PrivacyStatus)
+    /// `notify <code> <text>`: the application's own entry in the event history.
+    case notice(ApplicationNotice)
 }

@@ -2,8 +2,8 @@
 /// reporters read of the playhead.
 package struct PlayheadObservation: Sendable, Equatable {
     package var tick: PlayheadTick
-    /// The position in the content alone, stitched ad breaks excluded, in milliseconds; nil before
-    /// the session knows its timeline.
+    /// The position in the content alone, stitched ad breaks excluded, in milliseconds (see
+    /// `TrackingSession.reportedContentPosition`); nil before the session knows where it starts.
     package var contentPosition: Milliseconds?
     /// The ad break and ad the playhead is in, if any.
     package var placement: AdPlacement?

@@ -19,6 +19,12 @@ extension SettingKey {
         case .mediaAnalyticsTrackingServer: ["trackingServer"]
         case .mediaAnalyticsReportSuite: ["rsids"]
         case .mediaAnalyticsPlayerName: ["playerName"]
+        case .mediaAnalyticsSSL: ["ssl"]
+        case .mediaAnalyticsJobID: ["jobId"]
+        case .mediaAnalyticsQuiet: ["quietMode"]
+        case .mediaAnalyticsDebugLogging: ["debugLogging"]
+        case .mediaAnalyticsPrivacyDefault: ["privacyDefault"]
+        case .mediaAnalyticsOfflineEnabled: ["offlineEnabled"]
         default: []
         }
     }

@@ -4,11 +4,8 @@ import BeaconDomain
 extension Settings {
     /// The longest ping interval: Adobe's back end closes a session after 10 minutes without events.
     static let maxPingSeconds = 600.0
-    /// The most extra headers, and the longest value of one.
-    static let maxHeaders = 32
-    static let maxHeaderValueBytes = 1024
     /// Headers the heartbeat reporter writes itself.
-    static let reservedHeaders: Set<String> = ["content-type", "content-length", "host", "x-heartbeat-token"]
+    static let reservedHeaders: Set<String> = HeartbeatRequest.reservedHeaders
 
     /// Text shown and sent as is (a channel, a player name): printable, at most `maxBytes`.
     static func label(_ value: SettingValue, maxBytes: Int = 255) throws(Refusal) -> String {
@@ -18,6 +15,19 @@ extension Settings {
             throw Refusal(reason: expected)
         }
         return label
+    }
+
+    /// A label that may be left out: nil when empty.
+    static func optionalLabel(_ value: SettingValue) throws(Refusal) -> String? {
+        let label = try label(value)
+        return label.isEmpty ? nil : label
+    }
+
+    /// The viewer's consent as the `privacy` line names it: `optin`, `optout` or `unknown`.
+    static func privacyStatus(_ value: SettingValue) throws(Refusal) -> PrivacyStatus {
+        let expected = "must be one of " + PrivacyStatus.allCases.map(\.rawValue).joined(separator: ", ") + ", in quotes"
+        guard let status = PrivacyStatus(rawValue: try text(value, expected).lowercased()) else { throw Refusal(reason: expected) }
+        return status
     }
 
     /// A whole number in `range`.
@@ -44,21 +54,8 @@ extension Settings {
         case .number, .boolean, .unsupported:
             throw Refusal(reason: "must be a table of strings ({ \"Name\" = \"value\" })")
         }
-        guard headers.count <= maxHeaders else { throw Refusal(reason: "must be at most \(maxHeaders) headers") }
-        for (name, value) in headers {
-            guard !name.isEmpty, name.utf8.count <= 64, name.utf8.allSatisfy(Self.isTokenByte) else {
-                throw Refusal(reason: "header name '\(name.prefix(64))' is not an HTTP token")
-            }
-            guard !reservedHeaders.contains(name.lowercased()) else { throw Refusal(reason: "header \(name) is set by the reporter") }
-            guard value.utf8.count <= maxHeaderValueBytes, value.utf8.allSatisfy({ $0 == 0x09 || (0x20...0x7E).contains($0) || $0 >= 0x80 })
-            else { throw Refusal(reason: "header \(name)'s value must be at most \(maxHeaderValueBytes) bytes without control characters") }
-        }
+        if let reason = ExtraHeaders.refusal(of: headers, reserved: reservedHeaders) { throw Refusal(reason: reason) }
         return headers
-    }
-
-    /// RFC 9110's `tchar`.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 
     /// A duration in seconds, as the file writes it.
@@ -66,7 +63,8 @@ extension Settings {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// The table as the file writes it inline: `{ "A" = "1", "B" = "2" }`, by name.
+    /// The table as the file writes it inline: `{ "A" = "1", "B" = "2" }`, by name. Printed
+    /// settings pass headers through ``ExtraHeaders/masked(_:)``: a value may be an API key.
     static func inlineTable(_ headers: [String: String]) -> String {
         "{ " + headers.sorted { $0.key < $1.key }.map { "\(quoted($0.key)) = \(quoted($0.value))" }.joined(separator: ", ") + " }"
     }

@@ -25,13 +25,22 @@ extension Settings {
         case .isInitRequest: "\(isInitRequest)"
         case .mediaAnalyticsEndpoint, .mediaAnalyticsTrackingServer, .mediaAnalyticsReportSuite, .mediaAnalyticsOrgID,
             .mediaAnalyticsUserID, .mediaAnalyticsChannel, .mediaAnalyticsPlayerName, .mediaAnalyticsSSL,
-            .mediaAnalyticsPingInterval, .mediaAnalyticsAdPingInterval:
+            .mediaAnalyticsPingInterval, .mediaAnalyticsAdPingInterval, .mediaAnalyticsPublisher, .mediaAnalyticsJobID,
+            .mediaAnalyticsOVP, .mediaAnalyticsSDK, .mediaAnalyticsQuiet, .mediaAnalyticsDebugLogging, .mediaAnalyticsPrivacyDefault,
+            .mediaAnalyticsOfflineEnabled:
             mediaAnalytics.tomlValue(of: key)
         case .heartbeatEndpoint, .heartbeatConcurrencyEndpoint, .heartbeatSyncInterval, .heartbeatMaxAllowedFailures,
             .heartbeatRecordBookmark, .heartbeatMultiStreamMode, .heartbeatPlaybackStopOnPlaybackEnd,
             .heartbeatPostSlateDuration, .heartbeatTrackViewersCount, .heartbeatDeviceID, .heartbeatHeaders:
             heartbeat.tomlValue(of: key)
         }
+    }
+
+    /// One setting as `config check` prints it: its TOML value, with each header's value masked
+    /// (a header may carry an API key).
+    func shownValue(of key: SettingKey) -> String? {
+        guard key == .heartbeatHeaders else { return tomlValue(of: key) }
+        return heartbeat.headers.isEmpty ? nil : Self.inlineTable(ExtraHeaders.masked(heartbeat.headers))
     }
 
     /// Whole numbers without a fraction; others in Swift's shortest round-tripping form, which TOML reads.

@@ -124,7 +124,9 @@ package struct Settings: Sendable, Equatable {
         case .isInitRequest: isInitRequest = try Self.boolean(value)
         case .mediaAnalyticsEndpoint, .mediaAnalyticsTrackingServer, .mediaAnalyticsReportSuite, .mediaAnalyticsOrgID,
             .mediaAnalyticsUserID, .mediaAnalyticsChannel, .mediaAnalyticsPlayerName, .mediaAnalyticsSSL,
-            .mediaAnalyticsPingInterval, .mediaAnalyticsAdPingInterval:
+            .mediaAnalyticsPingInterval, .mediaAnalyticsAdPingInterval, .mediaAnalyticsPublisher, .mediaAnalyticsJobID,
+            .mediaAnalyticsOVP, .mediaAnalyticsSDK, .mediaAnalyticsQuiet, .mediaAnalyticsDebugLogging, .mediaAnalyticsPrivacyDefault,
+            .mediaAnalyticsOfflineEnabled:
             try mediaAnalytics.assign(value, to: key)
         case .heartbeatEndpoint, .heartbeatConcurrencyEndpoint, .heartbeatSyncInterval, .heartbeatMaxAllowedFailures,
             .heartbeatRecordBookmark, .heartbeatMultiStreamMode, .heartbeatPlaybackStopOnPlaybackEnd,

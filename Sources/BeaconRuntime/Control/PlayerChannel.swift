@@ -1,7 +1,7 @@
 import BeaconDomain
 import Synchronization
 
-/// Where the player hears what the heartbeat tells it (``PlayerNotification``, one JSON line
+/// Where the player hears what the reporters tell it (``PlayerNotification``, one JSON line
 /// each): the control connection that sent the playback's `load`, while it stays open; standard
 /// output when the `load` came on stdin or the playback came from `--media-url`, as the
 /// session's JSON line does. Nowhere once that connection left: the event history keeps them.

@@ -9,8 +9,10 @@ package typealias MediaAnalyticsReporter = ReporterRunner<MediaAnalyticsEdge>
 extension ReporterRunner where Edge == MediaAnalyticsEdge {
     /// - Parameters:
     ///   - random: the retries' jitter.
-    ///   - quiet: computes everything and sends nothing; the back end's answers are made up.
-    ///   - debugTracing: logs every request with its body, and every answer.
+    ///   - quiet: computes everything and sends nothing; the back end's answers are made up. The
+    ///     reporter's own `quiet` setting makes it so whatever the daemon's is.
+    ///   - debugTracing: logs every request with its body, and every answer; so does the reporter's
+    ///     own `debug-logging` setting.
     package init(
         settings: MediaAnalyticsSettings, version: String, installationID: String, http: any HTTPClient, time: TimeSource,
         random: any RandomNumberGenerator & Sendable, logger: Logger, drainTimeout: Duration, quiet: Bool = false, debugTracing: Bool = false,
@@ -21,7 +23,8 @@ extension ReporterRunner where Edge == MediaAnalyticsEdge {
         self.init(
             core: core,
             edge: MediaAnalyticsEdge(
-                configured: settings.isConfigured, endpoint: core.endpoint, http: http, time: time, logger: logger, debugTracing: debugTracing),
+                configured: settings.isConfigured, endpoint: core.endpoint, http: http, time: time, logger: logger,
+                alwaysQuiet: settings.quiet, debugTracing: debugTracing || settings.debugLogging),
             time: time, random: random, logger: logger, drainTimeout: drainTimeout, quiet: quiet, publish: publish)
     }
 }
@@ -34,11 +37,14 @@ package struct MediaAnalyticsEdge: ReporterEdge {
     let http: any HTTPClient
     let time: TimeSource
     let logger: Logger
+    /// The reporter's own quiet setting, beside the daemon's.
+    let alwaysQuiet: Bool
     let debugTracing: Bool
 
     package var name: ReporterName { .mediaAnalytics }
 
-    package func perform(_ request: MediaCollectionRequest, quiet: Bool) async -> Performed<Result<HTTPClientResponse, HTTPClientError>> {
+    package func perform(_ request: MediaCollectionRequest, quiet daemonQuiet: Bool) async -> Performed<Result<HTTPClientResponse, HTTPClientError>> {
+        let quiet = daemonQuiet || alwaysQuiet
         let httpRequest = request.httpRequest(endpoint: endpoint)
         let type = request.event.type
         let url = MediaCollectionParameters.withoutQuery(httpRequest.url)
@@ -72,6 +78,7 @@ package struct MediaAnalyticsEdge: ReporterEdge {
         let outbox = core.outbox
         let tracker = core.tracker
         var details: [String: String] = ["privacy": tracker.privacy.rawValue]
+        if alwaysQuiet { details["quiet"] = "true" }
         if let session = tracker.sessionNumber, let id = outbox.sessionID(of: session) { details["sessionId"] = id }
         if let retryAt = outbox.retryAt { details["nextRetryAt"] = String(retryAt + wallOffset) }
         return ReporterStatus(
