@@ -10,7 +10,10 @@ package enum StatusView {
         if report.initFailures > 0 {
             lines.append(field("session init", "\(report.initFailures) attempts failed in a row\(nextTry(report.nextInitAt))"))
         }
-        if let session = report.session {
+        if let session = report.session, let reason = session.plainReason {
+            lines.append(field("plain stream", session.mediaURL))
+            lines.append(field("why", reason))
+        } else if let session = report.session {
             lines.append(field("session id", session.sessionID ?? "-"))
             lines.append(field("dialect", session.dialect?.rawValue ?? "auto, not decided yet"))
             lines.append(field("media URL", session.mediaURL))

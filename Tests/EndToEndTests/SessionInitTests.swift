@@ -152,19 +152,58 @@ import Testing
         }
     }
 
-    /// The service may be fixed later: init goes on, with backoff, and says why it failed.
-    @Test func noSessidAnywhereIsRetried() async throws {
+    /// A service that answers every way without a session id, attempt after attempt, serves no
+    /// ad-insertion stream: as Harmonic's client does, the player gets the stream's own URL
+    /// (`"plain": true`) within seconds of the load, nothing is polled, and status says why.
+    @Test func noSessidAnywherePlaysTheStreamAsItIs() async throws {
         try await withInit(route: Self.noSessidRoute) { service, daemon in
-            let report = try await daemon.waitForStatus("a second failed attempt") { $0.initFailures >= 2 }
-            #expect(report.state == "initializing")
-            #expect(report.session == nil)
-            #expect(report.lastError?.contains("sessid") == true, "\(report.lastError ?? "nil")")
-            #expect(daemon.stdoutLines.isEmpty)
+            let line = try await daemon.sessionLine()
+            let announced = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(announced?["manifestUrl"] as? String == service.baseURL + Self.masterPath, "\(line)")
+            #expect(announced?["plain"] as? Bool == true && announced?["trackingUrl"] is NSNull && announced?["sessionId"] is NSNull, "\(line)")
+            let report = try await daemon.status()
+            #expect(report.state == "ready")
+            #expect(report.session?.plainReason?.contains("sessid") == true, "\(report.session?.plainReason ?? "nil")")
             #expect(daemon.stderrLines.contains { $0.contains("session init failed, retrying") && $0.contains("sessid") })
+            #expect(daemon.stderrLines.contains { $0.contains("playing plain") })
+            // Three attempts, each every way, then none.
+            #expect(service.received.filter { $0.path == Self.masterPath && $0.method == "POST" }.count == SessionSupervisor.plainAfter)
             #expect(service.metadataRequests.isEmpty)
-            // Still alive and answering.
-            #expect(try await daemon.status().state == "initializing")
-            #expect(daemon.child.exitStatus == nil)
+            let human = try await runBeaconctl(["status", "--socket", daemon.socketPath])
+            #expect(human.stdout.contains("plain stream") && human.stdout.contains("without a session id"), "\(human.stdout)")
+        }
+    }
+
+    /// A service that fails (5xx) may heal: it is retried, never taken for a plain stream.
+    @Test func aServiceInTroubleIsRetriedNeverPlayedPlain() async throws {
+        try await withInit(route: Self.unavailableRoute) { service, daemon in
+            let report = try await daemon.waitForStatus("more failed attempts than the plain fallback takes") {
+                $0.initFailures > SessionSupervisor.plainAfter
+            }
+            #expect(report.state == "initializing" && report.session == nil)
+            #expect(report.lastError?.contains("HTTP 503") == true, "\(report.lastError ?? "nil")")
+            #expect(daemon.stdoutLines.isEmpty)
+            #expect(!daemon.stderrLines.contains { $0.contains("playing plain") })
+        }
+    }
+
+    /// Harmonic's document: the session's URLs combine the original URL's host with the relative
+    /// URLs of the answer, also when the POST was redirected to another host.
+    @Test func relativeURLsStayOnTheOriginalHostAfterACrossHostRedirect() async throws {
+        try await withAdService(route: { request in
+            guard request.path == "/init" else { return nil }
+            return .json(#"{"manifestUrl": "/live/sess/x1/master.m3u8?sessid=x1", "trackingUrl": "/live/sess/x1/metadata?sessid=x1"}"#)
+        }) { other in
+            try await withInit(route: { request in
+                guard request.path == Self.masterPath, request.method == "POST" else { return nil }
+                return .redirect(to: other.baseURL + "/init", status: 307)
+            }) { service, daemon in
+                try await expectSession(
+                    daemon, service, manifest: "\(service.baseURL)/live/sess/x1/master.m3u8?sessid=x1",
+                    tracking: "\(service.baseURL)/live/sess/x1/metadata?sessid=x1", sessionID: "x1", trackingPath: "/live/sess/x1/metadata")
+                #expect(other.received.map(\.path) == ["/init"], "the redirect was followed to the other host")
+                #expect(other.metadataRequests.isEmpty)
+            }
         }
     }
 
@@ -257,15 +296,17 @@ import Testing
     }
 
     static let noSessidRoute = initRefused(plainGet: playlist(variant: "variant/index.m3u8"))
+    /// Every way to the stream answers 503.
+    static let unavailableRoute: AdService.Route = { request in request.path == masterPath ? .status(503) : nil }
 
     @Test func aFailedLoadRepliesWithItsReason() async throws {
-        try await withAdService(route: Self.noSessidRoute) { service in
+        try await withAdService(route: Self.unavailableRoute) { service in
             try await withDaemon([]) { daemon in
                 try await daemon.waitUntilListening()
                 let result = try await runBeaconctl(["send", "--socket", daemon.socketPath, "load", service.baseURL + Self.masterPath])
                 #expect(result.status != 0)
                 #expect(result.stdout.hasPrefix("{\"error\""), "\(result.stdout)")
-                #expect(result.stdout.contains("sessid"), "\(result.stdout)")
+                #expect(result.stdout.contains("HTTP 503"), "\(result.stdout)")
                 #expect(result.stdout.contains("keeps retrying"), "\(result.stdout)")
                 let report = try await daemon.status()
                 #expect(report.state == "initializing")
@@ -278,7 +319,7 @@ import Testing
     }
 
     @Test func aFailedInitStillReadsAndDrainsStdin() async throws {
-        try await withAdService(route: Self.noSessidRoute) { service in
+        try await withAdService(route: Self.unavailableRoute) { service in
             try await withDaemon(["--media-url", service.baseURL + Self.masterPath, "--stdin"]) { daemon in
                 var feed = TickFeed(from: Ads.t0)
                 feed.play(to: Ads.t0 + 5_000)

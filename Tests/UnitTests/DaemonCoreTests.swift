@@ -269,6 +269,27 @@ import Testing
         #expect(stale.answer == nil && stale.actions.isEmpty)
     }
 
+    /// The third init answered without a session makes the stream play as it is: ready at once,
+    /// announced with `"plain": true`, settled (stdin waits for no metadata), no retry, no snapshot.
+    @Test func aStreamWithoutSessionPlaysPlainAfterTheThirdAnswer() throws {
+        var core = DaemonCore(configuration: Self.configuration(), random: SeededGenerator(seed: 1))
+        let answered = SessionInitError(reason: "no sessid", answeredWithoutSession: true)
+        for _ in 1..<SessionSupervisor.plainAfter {
+            #expect(core.initFailed(answered, mediaURL: Self.mediaURL, generation: 0, now: 1_000).answer != nil)
+        }
+        let plain = core.initFailed(answered, mediaURL: Self.mediaURL, generation: 0, now: 1_000)
+        #expect(plain.answer == nil, "no retry")
+        let endpoints = try #require(core.supervisor.activeSession?.endpoints)
+        #expect(endpoints.isPlain && endpoints.manifestURL == Self.mediaURL && endpoints.plainReason?.contains("no sessid") == true)
+        #expect(core.supervisor.isSettled)
+        let announced = plain.actions.compactMap { if case .announce(let line) = $0 { line } else { nil } }
+        #expect(announced == [#"{"manifestUrl":"\#(Self.mediaURL)","plain":true,"sessionId":null,"trackingUrl":null}"#])
+        #expect(plain.actions.contains { if case .wake(.replyToLoads(0, .success(endpoints)), _) = $0 { true } else { false } })
+        core.session?.snapshotDirty = true
+        core.saveSnapshot(now: 2_000)
+        #expect(!core.actions.contains { if case .saveSnapshot = $0 { true } else { false } }, "a plain stream has nothing to resume")
+    }
+
     @Test func aFailedRefreshIsCountedAndKeepsThePreviousSchedule() {
         var daemon = Self.playing()
         let next = daemon.refresh(.failed(reason: "HTTP 500", requestedWait: nil))

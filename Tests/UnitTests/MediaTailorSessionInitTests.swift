@@ -48,14 +48,17 @@ import Testing
         #expect(service.requests.withLock { $0.map { String(decoding: $0.body, as: UTF8.self) } } == [#"{"reportingMode":"client"}"#])
     }
 
+    /// Each says why; an answer without a session (not a 5xx) says so too, for the plain fallback.
     @Test(arguments: [
-        (500, "", "MediaTailor POST: HTTP 500"),
-        (200, "{}", "MediaTailor POST: HTTP 200 without manifestUrl and trackingUrl"),
-        (200, #"{"manifestUrl": "ftp://x/m", "trackingUrl": "/t"}"#, "the service returned unusable URLs"),
+        (500, "", "MediaTailor POST: HTTP 500", false),
+        (200, "{}", "MediaTailor POST: HTTP 200 without manifestUrl and trackingUrl", true),
+        (200, #"{"manifestUrl": "ftp://x/m", "trackingUrl": "/t"}"#, "the service returned unusable URLs", true),
     ])
-    func failuresSayWhy(_ status: Int, _ body: String, _ reason: String) async {
+    func failuresSayWhy(_ status: Int, _ body: String, _ reason: String, _ answered: Bool) async {
         let service = Service { HTTPClientResponse(status: status, finalURL: $0.url, body: Array(body.utf8), latencyMilliseconds: 1) }
-        await #expect(throws: SessionInitError(reason: reason)) { try await SessionInitializer(client: service).start(mediaURL: Self.initURL) }
+        await #expect(throws: SessionInitError(reason: reason, answeredWithoutSession: answered)) {
+            try await SessionInitializer(client: service).start(mediaURL: Self.initURL)
+        }
     }
 
     /// `auto` takes a URL outside `/v1/session/` through Harmonic's init; an answer whose tracking

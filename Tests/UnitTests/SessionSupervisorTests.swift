@@ -90,6 +90,24 @@ import Testing
         #expect(supervisor.phase.initFailures == 0 && supervisor.phase.nextInitAt == nil)
     }
 
+    /// Answers without a session, `plainAfter` attempts in a row, make the stream play as it is;
+    /// a 5xx or a network error between them starts the count again.
+    @Test func answersWithoutASessionInARowPlayTheStreamPlain() {
+        var supervisor = SessionSupervisor()
+        _ = supervisor.load("http://a/1.m3u8")
+        var random = Highest()
+        let answered = SessionInitError(reason: "no sessid", answeredWithoutSession: true)
+        func fail(_ failure: SessionInitError) -> [SessionSupervisor.Effect] {
+            supervisor.initAttemptStarting(generation: 1)
+            return supervisor.initFailed(failure, generation: 1, now: Self.now, using: &random)
+        }
+        for _ in 1..<SessionSupervisor.plainAfter { #expect(fail(answered).first.map { if case .retryInit = $0 { true } else { false } } == true) }
+        #expect(fail(SessionInitError(reason: "HTTP 503")).count == 3, "a 5xx is retried and starts the count again")
+        for _ in 1..<SessionSupervisor.plainAfter { _ = fail(answered) }
+        #expect(fail(answered) == [.playPlain(mediaURL: "http://a/1.m3u8", reason: "no sessid")])
+        #expect(Self.status(supervisor).state == "initializing", "until the core makes the plain session ready")
+    }
+
     @Test func aRetriedFailureRepliesThatInitGoesOn() {
         var supervisor = SessionSupervisor()
         _ = supervisor.load("http://a/1.m3u8")

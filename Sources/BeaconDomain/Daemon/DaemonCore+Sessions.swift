@@ -33,6 +33,13 @@ extension DaemonCore {
             core.notify(.sessionFailed(mediaURL: mediaURL, reason: failure.reason))
             let effects = core.supervisor.initFailed(failure, generation: generation, now: now, using: &core.random)
             core.perform(effects)
+            for case .playPlain(let mediaURL, let reason) in effects {
+                let plain = "the service answered \(SessionSupervisor.plainAfter) times without a session id (\(reason)): playing the stream as it is"
+                core.log(.session, .warning, "session init gave no session, playing plain mediaUrl=\(mediaURL) reason=\"\(reason)\"")
+                _ = core.ready(.plain(mediaURL: mediaURL, reason: plain), tracking: nil, generation: generation)
+                // Nothing is polled: stdin waits for no metadata.
+                core.perform([.settled])
+            }
             return effects.lazy.compactMap { effect -> Milliseconds? in
                 if case .retryInit(_, _, _, _, let at) = effect { at } else { nil }
             }.first
@@ -87,7 +94,8 @@ extension DaemonCore {
 
     /// Saves the session's snapshot when playback or metadata changed since the last save.
     mutating func saveSnapshot(now: Milliseconds) {
-        guard let current = session, current.snapshotDirty else { return }
+        // A plain stream has nothing to resume: a restart asks the service again.
+        guard let current = session, current.snapshotDirty, !current.endpoints.isPlain else { return }
         session?.snapshotDirty = false
         actions.append(.saveSnapshot(current.tracking.snapshot(endpoints: current.endpoints, savedAt: now)))
     }
@@ -112,7 +120,7 @@ extension DaemonCore {
         case .ready(let endpoints):
             actions.append(.announce(endpoints.announcement))
             notify(.sessionReady(endpoints))
-        case .superseded, .initialize, .replyToLoads, .settled, .stop:
+        case .superseded, .initialize, .replyToLoads, .settled, .stop, .playPlain:
             break
         }
     }

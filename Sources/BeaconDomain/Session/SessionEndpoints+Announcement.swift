@@ -1,6 +1,7 @@
 extension SessionEndpoints {
     /// The JSON line that hands the session to the player (on stdout, and as the reply to `load`):
-    /// its manifest and tracking URLs and its session ID, `null` when it has none.
+    /// its manifest and tracking URLs and its session ID, `null` when it has none. A plain stream's
+    /// says `"plain": true`, with its own URL as the manifest and no tracking URL.
     package var announcement: String { announcement(resumePosition: nil) }
 
     /// The announcement with `resumePosition`, the seconds of content to resume at (the content's
@@ -8,9 +9,10 @@ extension SessionEndpoints {
     package func announcement(resumePosition: Double?) -> String {
         struct Announcement: Encodable {
             var manifestURL: String
-            var trackingURL: String
+            var trackingURL: String?
             var sessionID: String?
             var resumePosition: Double?
+            var plain: Bool
             // Encoded by hand: a synthesized encoding would leave out a nil session ID, and the player reads the key.
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
@@ -18,12 +20,15 @@ extension SessionEndpoints {
                 try container.encode(trackingURL, forKey: .trackingURL)
                 try container.encode(sessionID, forKey: .sessionID)
                 try container.encodeIfPresent(resumePosition, forKey: .resumePosition)
+                if plain { try container.encode(true, forKey: .plain) }
             }
             enum CodingKeys: String, CodingKey {
-                case manifestURL = "manifestUrl", trackingURL = "trackingUrl", sessionID = "sessionId", resumePosition
+                case manifestURL = "manifestUrl", trackingURL = "trackingUrl", sessionID = "sessionId", resumePosition, plain
             }
         }
         return JSONLine.encode(
-            Announcement(manifestURL: manifestURL, trackingURL: trackingURL, sessionID: sessionID, resumePosition: resumePosition))
+            Announcement(
+                manifestURL: manifestURL, trackingURL: isPlain ? nil : trackingURL, sessionID: sessionID, resumePosition: resumePosition,
+                plain: isPlain))
     }
 }

@@ -17,6 +17,9 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     /// The service the session speaks to; nil while `auto` has not decided (a session given its
     /// tracking URL, until its first document).
     package var dialect: Dialect?
+    /// Why the stream plays as it is, without a session: the service answered every way without a
+    /// session id. The player gets the media URL, nothing is polled; nil for a session.
+    package var plainReason: String?
 
     public init(mediaURL: String, manifestURL: String, trackingURL: String, sessionID: String?, dialect: Dialect? = nil) {
         self.mediaURL = mediaURL
@@ -26,12 +29,34 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
         self.dialect = dialect
     }
 
+    /// The stream played as it is, for `reason`: its own URL as the manifest, no tracking URL.
+    package static func plain(mediaURL: String, reason: String) -> SessionEndpoints {
+        var endpoints = SessionEndpoints(mediaURL: mediaURL, manifestURL: mediaURL, trackingURL: "", sessionID: nil)
+        endpoints.plainReason = reason
+        return endpoints
+    }
+
+    package var isPlain: Bool { plainReason != nil }
+
     /// The session key: what the beacon journal files this session's deliveries and snapshot under,
     /// its `sessid`, or else its media URL.
     package var sessionKey: String { sessionID ?? mediaURL }
 
-    private enum CodingKeys: String, CodingKey { case mediaURL = "mediaUrl", manifestURL = "manifestUrl", trackingURL = "trackingUrl", sessionID = "sessionId", dialect }
+    private enum CodingKeys: String, CodingKey {
+        case mediaURL = "mediaUrl", manifestURL = "manifestUrl", trackingURL = "trackingUrl", sessionID = "sessionId", dialect, plain, plainReason
+    }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        mediaURL = try container.decode(String.self, forKey: .mediaURL)
+        manifestURL = try container.decode(String.self, forKey: .manifestURL)
+        trackingURL = try container.decode(String.self, forKey: .trackingURL)
+        sessionID = try container.decodeIfPresent(String.self, forKey: .sessionID)
+        dialect = try container.decodeIfPresent(Dialect.self, forKey: .dialect)
+        plainReason = try container.decodeIfPresent(String.self, forKey: .plainReason)
+    }
+
+    // `plain` and its reason only for a plain stream: a session's document is as it always was.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(mediaURL, forKey: .mediaURL)
@@ -39,6 +64,10 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
         try container.encode(trackingURL, forKey: .trackingURL)
         try container.encode(sessionID, forKey: .sessionID)
         try container.encode(dialect, forKey: .dialect)
+        if let plainReason {
+            try container.encode(true, forKey: .plain)
+            try container.encode(plainReason, forKey: .plainReason)
+        }
     }
 
     /// The query parameter that carries the session id.

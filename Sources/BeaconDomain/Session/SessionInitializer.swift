@@ -8,7 +8,9 @@ import Foundation
 ///
 /// In order: POST to the media URL (unless ``isInitRequest`` is false); GET it with `initSession=true`; a plain GET, taking the
 /// redirect target (or else the master playlist's first variant) as the manifest and deriving the
-/// metadata URL from it. A media URL that already carries `sessid` needs no request at all.
+/// metadata URL from it. A media URL that already carries `sessid` needs no request at all. The
+/// relative URLs of an init answer are resolved against the media URL, as Harmonic's document
+/// says ("the host in the original URL"), even when the request was redirected to another host.
 ///
 /// MediaTailor (``Dialect/mediatailor``, or `auto` for a URL under `/v1/session/`): one POST of
 /// `{"reportingMode": "client", "adsParams": {...}}` to the session-initialization URL, whose answer
@@ -46,19 +48,22 @@ package struct SessionInitializer: Sendable {
             return try endpoints(media: mediaURL, manifest: mediaURL, tracking: SessionEndpoints.trackingURL(forManifest: mediaURL))
         }
         var failures: [String] = []
+        var everyWayAnswered = true
         for attempt in isInitRequest ? [Attempt.post, .initSessionQuery] : [.initSessionQuery] {
             do {
                 return try await initRequest(attempt, mediaURL: mediaURL)
             } catch {
                 failures.append("\(attempt.rawValue): \(error.reason)")
+                everyWayAnswered = everyWayAnswered && error.answeredWithoutSession
             }
         }
         do {
             return try await plainGet(mediaURL: mediaURL)
         } catch {
             failures.append("GET: \(error.reason)")
+            everyWayAnswered = everyWayAnswered && error.answeredWithoutSession
         }
-        throw SessionInitError(reason: failures.joined(separator: "; "))
+        throw SessionInitError(reason: failures.joined(separator: "; "), answeredWithoutSession: everyWayAnswered)
     }
 
     private enum Attempt: String {
@@ -91,7 +96,7 @@ package struct SessionInitializer: Sendable {
         } catch {
             throw SessionInitError(reason: "MediaTailor POST: \(error.reason)")
         }
-        return try endpoints(answeredBy: response, media: mediaURL, place: "MediaTailor POST: ")
+        return try endpoints(answeredBy: response, media: mediaURL, base: response.finalURL, place: "MediaTailor POST: ")
     }
 
     private func initRequest(_ attempt: Attempt, mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
@@ -105,19 +110,21 @@ package struct SessionInitializer: Sendable {
             }
             request = HTTPClientRequest(url: url, maxResponseBytes: maxBodyBytes)
         }
-        return try endpoints(answeredBy: try await send(request), media: mediaURL)
+        return try endpoints(answeredBy: try await send(request), media: mediaURL, base: mediaURL)
     }
 
-    /// The endpoints an init answer names, relative to the URL that answered; `place` prefixes the
-    /// reason of an answer without them.
-    private func endpoints(answeredBy response: HTTPClientResponse, media: String, place: String = "") throws(SessionInitError) -> SessionEndpoints {
+    /// The endpoints an init answer names, relative to `base`; `place` prefixes the reason of an
+    /// answer without them.
+    private func endpoints(
+        answeredBy response: HTTPClientResponse, media: String, base: String, place: String = ""
+    ) throws(SessionInitError) -> SessionEndpoints {
         guard let answer = try? JSONDecoder().decode(InitResponse.self, from: Data(response.body)) else {
-            throw SessionInitError(reason: "\(place)HTTP \(response.status) without manifestUrl and trackingUrl")
+            throw SessionInitError(reason: "\(place)HTTP \(response.status) without manifestUrl and trackingUrl", answeredWithoutSession: true)
         }
         return try endpoints(
             media: media,
-            manifest: SessionEndpoints.resolve(answer.manifestURL, against: response.finalURL),
-            tracking: SessionEndpoints.resolve(answer.trackingURL, against: response.finalURL))
+            manifest: SessionEndpoints.resolve(answer.manifestURL, against: base),
+            tracking: SessionEndpoints.resolve(answer.trackingURL, against: base))
     }
 
     private func plainGet(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
@@ -128,7 +135,7 @@ package struct SessionInitializer: Sendable {
         } else if let variant = Self.firstVariant(ofPlaylist: response.body) {
             manifest = SessionEndpoints.resolve(variant, against: response.finalURL)
         } else {
-            throw SessionInitError(reason: "no redirect and no variant in the playlist")
+            throw SessionInitError(reason: "no redirect and no variant in the playlist", answeredWithoutSession: true)
         }
         return try endpoints(media: mediaURL, manifest: manifest, tracking: manifest.flatMap(SessionEndpoints.trackingURL(forManifest:)))
     }
@@ -140,14 +147,15 @@ package struct SessionInitializer: Sendable {
         } catch {
             throw SessionInitError(reason: error.description)
         }
-        guard response.isSuccess else { throw SessionInitError(reason: "HTTP \(response.status)") }
+        // A 4xx is the service's answer; a 5xx, like the network, may heal.
+        guard response.isSuccess else { throw SessionInitError(reason: "HTTP \(response.status)", answeredWithoutSession: response.status < 500) }
         return response
     }
 
     /// The session's endpoints; the dialect is the one asked for, else MediaTailor's when the
     /// tracking URL is under `/v1/tracking/` and carries no `sessid`, else Harmonic's.
     private func endpoints(media: String, manifest: String?, tracking: String?) throws(SessionInitError) -> SessionEndpoints {
-        guard let manifest, let tracking else { throw SessionInitError(reason: "the service returned unusable URLs") }
+        guard let manifest, let tracking else { throw SessionInitError(reason: "the service returned unusable URLs", answeredWithoutSession: true) }
         let sessid = SessionEndpoints.sessionID(in: manifest) ?? SessionEndpoints.sessionID(in: tracking)
         if dialect == .mediatailor || (dialect == nil && sessid == nil && tracking.contains("/v1/tracking/")) {
             // MediaTailor's session id is the tracking URL's last path segment.
@@ -155,7 +163,7 @@ package struct SessionInitializer: Sendable {
             return SessionEndpoints(mediaURL: media, manifestURL: manifest, trackingURL: tracking, sessionID: id, dialect: .mediatailor)
         }
         guard let sessionID = SessionEndpoints.sessionID(in: manifest) ?? SessionEndpoints.sessionID(in: tracking) else {
-            throw SessionInitError(reason: "the stream's URLs carry no sessid: is this an ad-insertion stream?")
+            throw SessionInitError(reason: "the stream's URLs carry no sessid: is this an ad-insertion stream?", answeredWithoutSession: true)
         }
         return SessionEndpoints(mediaURL: media, manifestURL: manifest, trackingURL: tracking, sessionID: sessionID, dialect: .harmonic)
     }
@@ -182,10 +190,14 @@ package struct SessionInitError: Error, Sendable, Equatable, CustomStringConvert
     /// Whether no later attempt can succeed (a media URL refused before any request), so retrying
     /// is pointless; anything that went wrong on the network or at the service may heal.
     package var isPermanent: Bool
+    /// Whether the service answered (no network error, no 5xx) without giving a session: the
+    /// stream may be no ad-insertion stream at all, and is then played as it is.
+    package var answeredWithoutSession: Bool
 
-    package init(reason: String, isPermanent: Bool = false) {
+    package init(reason: String, isPermanent: Bool = false, answeredWithoutSession: Bool = false) {
         self.reason = reason
         self.isPermanent = isPermanent
+        self.answeredWithoutSession = answeredWithoutSession
     }
 
     package var description: String { reason }

@@ -22,6 +22,8 @@ package enum SessionPhase: Sendable {
         package var retries = RetrySchedule(interval: 0)
         /// When the next attempt is due; nil while one is under way.
         package var nextAttemptAt: Milliseconds?
+        /// Attempts in a row whose every way the service answered without a session id.
+        package var answeredWithoutSession = 0
 
         package init(mediaURL: String, generation: Int) {
             self.mediaURL = mediaURL
@@ -43,7 +45,7 @@ package enum SessionPhase: Sendable {
         switch self {
         case .idle, .failed, .draining: true
         case .initializing(let initializing): initializing.retries.consecutiveFailures > 0
-        case .active(let session): session.metadata.attempted
+        case .active(let session): session.metadata.attempted || session.endpoints.isPlain
         }
     }
 

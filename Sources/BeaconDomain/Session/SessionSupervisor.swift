@@ -19,6 +19,9 @@ package struct SessionSupervisor: Sendable {
         case retryInit(mediaURL: String, reason: String, failures: Int, wait: Milliseconds, at: Milliseconds)
         /// Init failed for good.
         case gaveUp(mediaURL: String, reason: String)
+        /// The service answered every way without a session, ``plainAfter`` times in a row: the
+        /// stream is to be played as it is.
+        case playPlain(mediaURL: String, reason: String)
         /// The session is ready: hand it to the player.
         case ready(SessionEndpoints)
         /// The replies of the `load`s waiting for this generation.
@@ -28,6 +31,11 @@ package struct SessionSupervisor: Sendable {
         /// No session will be supervised again: the supervisor loop ends.
         case stop
     }
+
+    /// Attempts in a row answered without a session before the stream plays as it is. With the
+    /// init backoff (1 s, then 2 s, jittered) the third comes a few seconds after the load, well
+    /// within a minute; a network error or a 5xx starts the count again.
+    package static let plainAfter = 3
 
     /// The reason given to a `load` whose session gave way before it was ready.
     package static let supersededReason = "session replaced or ended before it was ready"
@@ -102,6 +110,11 @@ package struct SessionSupervisor: Sendable {
         guard !failure.isPermanent else {
             phase = .failed(reason: failure.reason)
             return [.gaveUp(mediaURL: initializing.mediaURL, reason: failure.reason), .replyToLoads(generation: generation, .failure(failure)), .settled]
+        }
+        initializing.answeredWithoutSession = failure.answeredWithoutSession ? initializing.answeredWithoutSession + 1 : 0
+        if initializing.answeredWithoutSession >= Self.plainAfter {
+            phase = .initializing(initializing)
+            return [.playPlain(mediaURL: initializing.mediaURL, reason: failure.reason)]
         }
         let wait = initializing.retries.failed(using: &random)
         initializing.nextAttemptAt = now + wait

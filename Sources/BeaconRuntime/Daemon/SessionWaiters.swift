@@ -41,7 +41,7 @@ struct SessionWaiters {
             guard isSettled else { return }
             for waiter in settled { waiter.resume() }
             settled = []
-        case .ended, .retryInit, .gaveUp, .ready:
+        case .ended, .retryInit, .gaveUp, .ready, .playPlain:
             break
         }
     }
