@@ -1,20 +1,28 @@
 import BeaconDomain
 import Synchronization
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Per-box state in the state directory, one small file per value, each replaced atomically
-/// (written beside, synced, renamed): `installation-id` and `privacy-status`. A file missing,
-/// unreadable or not holding a valid value reads as absent: a new installation id is made, the
-/// privacy status is opt-in.
+/// Per-box state in the state directory, one file per value, each replaced atomically (written
+/// beside, synced, renamed): `installation-id`, `privacy-status` and
+/// `media-analytics-backlog.json`. A file missing, unreadable or not holding a valid value reads
+/// as absent: a new installation id is made, the privacy status is opt-in, no backlog is sent.
 package final class ReporterStateFiles: ReporterStateStore {
     package static let installationIDFile = "installation-id"
     package static let privacyStatusFile = "privacy-status"
+    package static let mediaAnalyticsBacklogFile = "media-analytics-backlog.json"
     /// Neither value needs more; a bigger file is not ours.
     static let maxBytes = 64
+    /// A full media-analytics queue (1000 events of a few hundred bytes) and room to spare.
+    static let maxBacklogBytes = 4 << 20
 
     private let directory: String
     private let id: String
@@ -51,17 +59,31 @@ package final class ReporterStateFiles: ReporterStateStore {
         }
     }
 
+    package func mediaAnalyticsBacklog() -> MediaCollectionBacklog? {
+        guard let text = Self.contents(of: Self.mediaAnalyticsBacklogFile, in: directory, maxBytes: Self.maxBacklogBytes) else { return nil }
+        return try? JSONDecoder().decode(MediaCollectionBacklog.self, from: Data(text.utf8))
+    }
+
+    package func keepMediaAnalyticsBacklog(_ backlog: MediaCollectionBacklog) throws(ReporterStateError) {
+        try Self.replace(Self.mediaAnalyticsBacklogFile, in: directory, with: JSONLine.encode(backlog))
+    }
+
     private static func path(_ name: String, in directory: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// The file's text without its line break, or nil.
-    static func contents(of name: String, in directory: String) -> String? {
+    static func contents(of name: String, in directory: String, maxBytes: Int = maxBytes) -> String? {
         let file = open(path(name, in: directory), O_RDONLY | O_CLOEXEC)
         guard file >= 0 else { return nil }
         defer { close(file) }
         var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
-        let count = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+        var count = 0
+        while count <= maxBytes {
+            let got = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress! + count, $0.count - count) }
+            guard got > 0 else { break }
+            count += got
+        }
         guard count > 0, count <= maxBytes else { return nil }
         return String(validating: bytes[..<count], as: UTF8.self)?.trimmingSuffix { $0.isNewline }
     }

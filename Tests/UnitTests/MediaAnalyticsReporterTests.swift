@@ -16,11 +16,11 @@ import Testing
 
         init(
             _ script: [String: [ScriptedHTTPClient.Answer]] = [sessions: [.located(201, "/api/v1/sessions/sid-1")], events: [.status(204)]],
-            quiet: Bool = false
+            quiet: Bool = false, state: any ReporterStateStore = InMemoryReporterState(installationID: "install-1")
         ) {
             client = ScriptedHTTPClient(script)
             reporter = MediaAnalyticsReporter(
-                settings: MediaFixture.settings, version: "9.9.9", installationID: "install-1", http: client, time: time.source,
+                settings: MediaFixture.settings, version: "9.9.9", state: state, http: client, time: time.source,
                 random: SeededGenerator(seed: 1), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, drainTimeout: .seconds(5), quiet: quiet)
         }
 

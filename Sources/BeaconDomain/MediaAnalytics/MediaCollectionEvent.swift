@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// One Media Collection request body: the event, where the player was and when (`playerTime`),
-/// and its parameters.
-package struct MediaCollectionEvent: Sendable, Equatable {
+/// and its parameters. Coded as that body, which is how the offline backlog keeps it.
+package struct MediaCollectionEvent: Sendable, Equatable, Codable {
     package var type: MediaCollectionEventType
     /// `playerTime.playhead`, seconds: the content position for VOD, the second of the UTC day for live.
     package var playhead: Double
@@ -37,8 +37,22 @@ package struct MediaCollectionEvent: Sendable, Equatable {
         return (try? encoder.encode(Body(self))).map(Array.init) ?? []
     }
 
-    private struct Body: Encodable {
-        struct PlayerTime: Encodable {
+    package func encode(to encoder: any Encoder) throws {
+        try Body(self).encode(to: encoder)
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let body = try Body(from: decoder)
+        guard let type = MediaCollectionEventType(rawValue: body.eventType) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown eventType \(body.eventType)"))
+        }
+        self.init(
+            type: type, playhead: body.playerTime.playhead, ts: body.playerTime.ts, params: body.params ?? [:], qoeData: body.qoeData ?? [:],
+            customMetadata: body.customMetadata ?? [:])
+    }
+
+    private struct Body: Codable {
+        struct PlayerTime: Codable {
             var playhead: Double
             var ts: Milliseconds
         }

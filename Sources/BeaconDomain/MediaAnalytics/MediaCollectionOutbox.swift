@@ -47,6 +47,9 @@ package struct MediaCollectionOutbox: Sendable {
     private var sessionIDs: [Int: String] = [:]
     /// Sessions refused or gone: what they still make is dropped.
     private var closed: Set<Int> = []
+    /// The `sessionStart` of each session with events queued, and of the newest: what a session
+    /// closed by the back end during a restart is resumed with.
+    private var starts: [Int: MediaCollectionEvent] = [:]
 
     package init(capacity: Int = defaultCapacity, backoff: Backoff = Backoff(base: 1000, cap: 30_000)) {
         self.capacity = max(capacity, 1)
@@ -63,8 +66,36 @@ package struct MediaCollectionOutbox: Sendable {
                 dropped += 1
                 continue
             }
+            if emission.event.type == .sessionStart {
+                let queued = Set(queue.map(\.session))
+                starts = starts.filter { queued.contains($0.key) }
+                starts[emission.session] = emission.event
+            }
             dropped += queue.append(emission, capacity: capacity, sparing: isInFlight ? 1 : 0)
         }
+    }
+
+    /// Takes what a run before this one kept (``backlog``), at `wallNow`, ahead of anything new.
+    package mutating func restore(_ backlog: MediaCollectionBacklog, wallNow: Milliseconds) {
+        let restored = backlog.restored(wallNow: wallNow)
+        sessionIDs.merge(restored.sessionIDs) { _, kept in kept }
+        enqueue(restored.emissions)
+        for session in backlog.sessions.indices { starts[-(session + 1)] = backlog.sessions[session].start }
+    }
+
+    /// What a restart would have to send: the queued events but pings, by session in queue order.
+    package var backlog: MediaCollectionBacklog {
+        var sessions: [MediaCollectionBacklog.Session] = []
+        for emission in queue where !emission.event.type.isPing {
+            if sessions.last?.number == emission.session {
+                sessions[sessions.count - 1].events.append(emission.event)
+            } else if let index = sessions.firstIndex(where: { $0.number == emission.session }) {
+                sessions[index].events.append(emission.event)
+            } else if let start = starts[emission.session] {
+                sessions.append(.init(number: emission.session, sessionID: sessionIDs[emission.session], start: start, events: [emission.event]))
+            }
+        }
+        return MediaCollectionBacklog(sessions: sessions)
     }
 
     /// The next request, or why there is none; a request returned is in flight until ``record(_:now:wallNow:using:)``.

@@ -1,6 +1,6 @@
 /// What the reporters keep per box across restarts: the installation id (media analytics'
-/// `appInstallationId`) and the viewer's privacy status. Kept in the state directory, or in memory
-/// without one.
+/// `appInstallationId`), the viewer's privacy status, and the media-analytics events not sent yet
+/// (`offline-enabled`). Kept in the state directory, or in memory without one.
 package protocol ReporterStateStore: Sendable {
     /// Created once, then always the same.
     func installationID() -> String
@@ -8,6 +8,10 @@ package protocol ReporterStateStore: Sendable {
     func privacyStatus() -> PrivacyStatus
     /// Kept from now on, even when writing it fails (the next start then reads the previous one).
     func setPrivacyStatus(_ status: PrivacyStatus) throws(ReporterStateError)
+    /// What the media-analytics reporter kept last; nil when nothing, or nothing readable.
+    func mediaAnalyticsBacklog() -> MediaCollectionBacklog?
+    /// Replaces what was kept; called from one task at a time.
+    func keepMediaAnalyticsBacklog(_ backlog: MediaCollectionBacklog) throws(ReporterStateError)
 }
 
 /// Why per-box state could not be written.

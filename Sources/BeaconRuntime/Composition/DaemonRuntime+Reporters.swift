@@ -10,7 +10,7 @@ extension DaemonRuntime {
             let (quiet, debugTracking) = (settings.quiet, settings.debugTracking)
             factories.append { context in
                 MediaAnalyticsReporter(
-                    settings: analytics, version: context.version, installationID: context.state.installationID(), http: context.client,
+                    settings: analytics, version: context.version, state: context.state, http: context.client,
                     time: context.time, random: context.random, logger: context.logger, drainTimeout: context.drainTimeout, quiet: quiet,
                     debugTracing: debugTracking, publish: context.publish)
             }

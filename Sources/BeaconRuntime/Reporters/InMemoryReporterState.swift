@@ -2,10 +2,11 @@ import BeaconDomain
 import Synchronization
 
 /// Per-box state without a state directory: an installation id for this process's life, the
-/// privacy status until it ends.
+/// privacy status and the media-analytics backlog until it ends.
 package final class InMemoryReporterState: ReporterStateStore {
     private let id: String
     private let privacy = Mutex(PrivacyStatus.optIn)
+    private let backlog = Mutex<MediaCollectionBacklog?>(nil)
 
     package init(installationID: String) {
         id = installationID
@@ -17,5 +18,11 @@ package final class InMemoryReporterState: ReporterStateStore {
 
     package func setPrivacyStatus(_ status: PrivacyStatus) throws(ReporterStateError) {
         privacy.withLock { $0 = status }
+    }
+
+    package func mediaAnalyticsBacklog() -> MediaCollectionBacklog? { backlog.withLock { $0 } }
+
+    package func keepMediaAnalyticsBacklog(_ kept: MediaCollectionBacklog) throws(ReporterStateError) {
+        backlog.withLock { $0 = kept }
     }
 }

@@ -1,5 +1,7 @@
 import BeaconDomain
 import Logging
+import NIOPosix
+import Synchronization
 
 /// The `media-analytics` reporter: Adobe's Media Collection API fed by the daemon's notifications.
 /// ``MediaAnalyticsReporting`` decides, ``MediaAnalyticsEdge`` sends on the reporter's own HTTP
@@ -13,37 +15,92 @@ extension ReporterRunner where Edge == MediaAnalyticsEdge {
     ///     reporter's own `quiet` setting makes it so whatever the daemon's is.
     ///   - debugTracing: logs every request with its body, and every answer; so does the reporter's
     ///     own `debug-logging` setting.
+    ///   - state: where the backlog is kept with `offline-enabled`, and read back at start.
     package init(
-        settings: MediaAnalyticsSettings, version: String, installationID: String, http: any HTTPClient, time: TimeSource,
+        settings: MediaAnalyticsSettings, version: String, state: any ReporterStateStore, http: any HTTPClient, time: TimeSource,
         random: any RandomNumberGenerator & Sendable, logger: Logger, drainTimeout: Duration, quiet: Bool = false, debugTracing: Bool = false,
         publish: @escaping @Sendable (DaemonNotification) -> Void = { _ in }
     ) {
+        let backlog = settings.offlineEnabled ? state.mediaAnalyticsBacklog() : nil
+        if let backlog, backlog.eventCount > 0 {
+            logger.notice("media-analytics: \(backlog.eventCount) events kept by the last run are sent first")
+        }
         let core = MediaAnalyticsReporting(
-            reporting: MediaCollectionParameters.Reporting(settings: settings, version: version, installationID: installationID))
+            reporting: MediaCollectionParameters.Reporting(settings: settings, version: version, installationID: state.installationID()),
+            backlog: backlog, wallNow: time.wallNow())
         self.init(
             core: core,
             edge: MediaAnalyticsEdge(
-                configured: settings.isConfigured, endpoint: core.endpoint, http: http, time: time, logger: logger,
+                configured: settings.isConfigured, endpoint: core.endpoint, http: http, time: time, logger: logger, state: state,
                 alwaysQuiet: settings.quiet, debugTracing: debugTracing || settings.debugLogging),
             time: time, random: random, logger: logger, drainTimeout: drainTimeout, quiet: quiet, publish: publish)
     }
 }
 
-/// The Media Collection API's requests. Quiet, the back end's answers are made up: a session id
-/// for each `sessionStart`, `204` for each event.
+/// The Media Collection API's requests, and the backlog kept in the state directory. Quiet, the
+/// back end's answers are made up: a session id for each `sessionStart`, `204` for each event.
 package struct MediaAnalyticsEdge: ReporterEdge {
     let configured: Bool
     let endpoint: String
     let http: any HTTPClient
     let time: TimeSource
     let logger: Logger
+    let state: any ReporterStateStore
+    /// Whether the last backlog could not be kept: a failure is logged when it begins, and its end.
+    private let keepFailing = FailureStreak()
     /// The reporter's own quiet setting, beside the daemon's.
     let alwaysQuiet: Bool
     let debugTracing: Bool
 
     package var name: ReporterName { .mediaAnalytics }
 
-    package func perform(_ request: MediaCollectionRequest, quiet daemonQuiet: Bool) async -> Performed<Result<HTTPClientResponse, HTTPClientError>> {
+    init(
+        configured: Bool, endpoint: String, http: any HTTPClient, time: TimeSource, logger: Logger, state: any ReporterStateStore,
+        alwaysQuiet: Bool, debugTracing: Bool
+    ) {
+        self.configured = configured
+        self.endpoint = endpoint
+        self.http = http
+        self.time = time
+        self.logger = logger
+        self.state = state
+        self.alwaysQuiet = alwaysQuiet
+        self.debugTracing = debugTracing
+    }
+
+    package func perform(_ effect: MediaAnalyticsEffect, quiet: Bool) async -> Performed<MediaAnalyticsReporting.Answer> {
+        switch effect {
+        case .send(let request): await send(request, quiet: quiet)
+        case .keep(let backlog): await keep(backlog)
+        }
+    }
+
+    /// Writes the backlog on a thread of NIO's blocking pool (a file synced to disk): neither the
+    /// reporter's task nor the cooperative pool waits on the disk.
+    private func keep(_ backlog: MediaCollectionBacklog) async -> Performed<MediaAnalyticsReporting.Answer> {
+        let failure: String?
+        do {
+            failure = try await NIOThreadPool.singleton.runIfActive { [state] () -> String? in
+                do throws(ReporterStateError) {
+                    try state.keepMediaAnalyticsBacklog(backlog)
+                    return nil
+                } catch {
+                    return error.reason
+                }
+            }
+        } catch {
+            failure = "the blocking pool is shut down"
+        }
+        let wasFailing = keepFailing.swap(failure != nil)
+        if let failure, !wasFailing {
+            logger.warning("media-analytics: cannot keep the events not sent yet, a restart would lose them: \(failure)")
+        } else if failure == nil, wasFailing {
+            logger.notice("media-analytics: the events not sent yet are kept again")
+        }
+        return Performed(answer: nil)
+    }
+
+    private func send(_ request: MediaCollectionRequest, quiet daemonQuiet: Bool) async -> Performed<MediaAnalyticsReporting.Answer> {
         let quiet = daemonQuiet || alwaysQuiet
         let httpRequest = request.httpRequest(endpoint: endpoint)
         let type = request.event.type
@@ -101,6 +158,19 @@ package struct MediaAnalyticsEdge: ReporterEdge {
         case .optOut: return "opted out"
         case .unknown: return "holding for consent"
         case .optIn: return tracker.sessionNumber == nil ? "idle" : "session open"
+        }
+    }
+}
+
+/// Whether a repeated operation is failing, shared by the copies of an edge.
+private final class FailureStreak: Sendable {
+    private let failing = Mutex(false)
+
+    /// Sets whether it fails now; returns whether it failed before.
+    func swap(_ now: Bool) -> Bool {
+        failing.withLock { failing in
+            defer { failing = now }
+            return failing
         }
     }
 }
