@@ -44,8 +44,9 @@ import Testing
                 (306101, "adBreakStarted", "p2"), (306102, "adStarted", "p2-a1"), (306104, "adSkipped", "p2-a1"),
                 (306105, "adBreakCompleted", "p2"),
             ]
+            // The ad lifecycle's codes; the playback's own (seek, ad progress) have others.
             func lifecycle(_ entries: [EventEntry]) -> [(Int, String, String)] {
-                entries.filter { $0.code / 1000 == 306 }.map { ($0.code, $0.name, $0.details["ad"] ?? $0.details["adBreak"] ?? "-") }
+                entries.filter { (306101...306105).contains($0.code) }.map { ($0.code, $0.name, $0.details["ad"] ?? $0.details["adBreak"] ?? "-") }
             }
             let json = try await runBeaconctl(["events", "--json", "--socket", daemon.socketPath])
             #expect(json.status == 0, "\(json.stderr)")

@@ -45,3 +45,37 @@ extension HeartbeatTests {
         }
     }
 }
+
+extension HeartbeatTests {
+    /// Quickplay's per-playback `heartbeatHeaders` go with every request on top of the configured
+    /// ones (the playback's value wins for a name given in both) and never reach the log; a live
+    /// 360 event ends at `live360EndTime`, not at the programme's end; `overflowEventMode` is read
+    /// as `overflowMode`.
+    @Test func quickplaysHeadersLive360TimesAndOverflowEventModeAreReadAsOurs() async throws {
+        try await Self.withRig(["--heartbeat-sync-interval", "0.3", "--heartbeat-headers", "X-Tenant: t1; X-Api-Key: configured-key"]) { rig in
+            try await rig.load(
+                #", "heartbeatHeaders": {"X-Api-Key": "playback-key", "X-Device-Model": "stb-9"}, "liveStartTime": \#(Self.t0 + 500), "#
+                    + #""liveEndTime": \#(Self.t0 + 1_000), "live360StartTime": \#(Self.t0), "live360EndTime": \#(Self.t0 + 2_500), "#
+                    + #""liveEventType": "regular", "overflowEventMode": "before""#)
+            try await rig.send(Self.liveTicks(to: Self.t0 + 2_000))
+            #expect(try await rig.waitForNotifications(1) == [#"{"notification":"liveProgramStart","suggestedAction":"switchToMain"}"#])
+            // A heartbeat that carries the playhead at 2 s: the tracker saw every tick up to it.
+            let heartbeats = try await eventuallyValue("a heartbeat at 2 s") {
+                rig.heartbeat.heartbeats().contains { ($0.playhead ?? 0) >= Double(Self.t0 + 2_000) } ? rig.heartbeat.heartbeats() : nil
+            }
+            #expect(rig.notifications.count == 1, "the programme's end, 1 s, does not end a live 360 event")
+            for heartbeat in heartbeats {
+                let headers = Dictionary(heartbeat.headers.map { ($0.name.lowercased(), $0.value) }) { first, _ in first }
+                #expect(headers["x-api-key"] == "playback-key" && headers["x-tenant"] == "t1" && headers["x-device-model"] == "stb-9", "\(headers)")
+            }
+            try await rig.send(Self.liveTicks(to: Self.t0 + 3_000, from: Self.t0 + 2_250))
+            let told = try await rig.waitForNotifications(2)
+            #expect(told.last == #"{"notification":"stopPlayback","reason":"liveEventEnd","action":"stop"}"#)
+            let log = rig.daemon.stderrText
+            #expect(!log.contains("playback-key") && !log.contains("configured-key"), "header values are never logged")
+            #expect(!log.contains("unknown key"))
+            let check = try await runBeaconctl(["config", "check"], environment: ["BEACONCTL_HEARTBEAT_HEADERS": "X-Api-Key: configured-key"])
+            #expect(check.stdout.contains(#"heartbeat.headers = { "X-Api-Key" = "***" }"#) && !check.stdout.contains("configured-key"), "\(check.stdout)")
+        }
+    }
+}

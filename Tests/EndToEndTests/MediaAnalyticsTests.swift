@@ -92,7 +92,7 @@ import Testing
             let session = try #require(collection.sessionIDs().first)
             #expect(Self.types(collection, session) == [
                 .sessionStart, .play, .chapterStart, .bitrateChange, .pauseStart, .play, .bufferStart, .play,
-                .adBreakStart, .adStart, .adComplete, .adStart, .adComplete, .adBreakComplete, .chapterComplete, .sessionComplete,
+                .adBreakStart, .adStart, .adComplete, .adStart, .adComplete, .adBreakComplete, .play, .chapterComplete, .sessionComplete,
             ])
             let events = collection.events(of: session)
             let start = try #require(events.first)
@@ -158,6 +158,9 @@ import Testing
                 "adBreakStart p1", "adStart p1-a1", "adComplete ", "adStart p1-a2", "adComplete ", "adBreakComplete ",
                 "adBreakStart p2", "adStart p2-a1", "adSkip ", "adBreakComplete ",
             ], "\(events.map(\.type))")
+            // Playback resumed after the seek out of the ad: `play` follows the break's end.
+            let afterBreak = events.filter { $0.type != .ping }.split { $0.type == .adBreakComplete }.last?.first?.type
+            #expect(afterBreak == .play, "\(events.map(\.type))")
             #expect(events.first?.params["media.contentType"] == .string("live"))
             #expect(events.first?.params["media.length"]?.number == 86_400)
             // 2023-01-31T03:25:34.076Z is second 12 334.076 of its day.

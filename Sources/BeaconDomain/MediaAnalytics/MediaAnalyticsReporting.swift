@@ -68,9 +68,11 @@ package struct MediaAnalyticsReporting: ReporterCore {
         return actions + sendNext(now: now)
     }
 
-    /// The soonest instant something falls due: a ping or a retry.
+    /// The soonest instant something falls due: a ping, a retry, or at once a request that waits
+    /// for nothing (a backlog restored at start, before any input).
     package var nextWake: Milliseconds? {
-        [tracker.nextPingAt, outbox.isInFlight ? nil : outbox.retryAt].compactMap { $0 }.min()
+        let send = outbox.isInFlight || outbox.isEmpty ? nil : outbox.retryAt ?? 0
+        return [tracker.nextPingAt, send].compactMap { $0 }.min()
     }
 
     /// Nothing left to send.

@@ -33,7 +33,8 @@ package final class EventHistoryRecorder: DaemonNotificationSubscriber {
     /// - Parameter now: the wall clock that stamps each entry.
     package init(capacity: Int = defaultCapacity, now: @escaping @Sendable () -> Milliseconds) {
         self.capacity = capacity
-        self.followerBacklog = capacity + 64
+        // Both rings' entries, sent to a follower resuming from 0, and room for what happens meanwhile.
+        self.followerBacklog = 2 * capacity + 64
         self.state = Mutex(State(history: EventHistory(capacity: capacity)))
         self.now = now
     }
