@@ -53,4 +53,26 @@ import Testing
         #expect(history.entries(after: 1).map(\.sequence) == [3, 4, 5, 6])
         #expect(history.entries(after: 0).map(\.sequence) == [3, 4, 5, 6])
     }
+
+    /// Errors and warnings are kept apart from the info entries: however many plays and pauses
+    /// follow, the last `capacity` failures stay; the entries come back in the order they happened.
+    @Test func infoEntriesNeverPushOutAFailure() {
+        var history = EventHistory(capacity: 4)
+        history.append(HistoryEvent(.metadataFailed, ["reason": "HTTP 500"]), at: 1)
+        history.append(HistoryEvent(.lineRejected, ["reason": "bad"]), at: 2)
+        for index in 0..<1_000 { history.append(HistoryEvent(index.isMultiple(of: 2) ? .paused : .played), at: Milliseconds(3 + index)) }
+        #expect(history.count == 6)
+        #expect(history.entries.map(\.code) == [103001, 201001, 306008, 306007, 306008, 306007])
+        #expect(history.entries.map(\.sequence) == [1, 2, 999, 1_000, 1_001, 1_002])
+        #expect(history.entries(after: 2).map(\.sequence) == [999, 1_000, 1_001, 1_002])
+        #expect(history.entries(after: 1_000).map(\.sequence) == [1_001, 1_002])
+    }
+
+    /// The application's own entries: codes `T99NNN`, the first digit their severity.
+    @Test(arguments: [(199_001, EventSeverity.error), (299_999, .warning), (399_000, .info)])
+    func theApplicationsEntryTakesItsSeverityFromItsCode(code: Int, severity: EventSeverity) throws {
+        let notice = try ApplicationNotice.make(code: code, text: "t").get()
+        let entry = EventEntry(sequence: 1, time: 0, event: .application(notice))
+        #expect(entry.code == code && entry.severity == severity && entry.name == "applicationNotice" && entry.details == ["text": "t"])
+    }
 }

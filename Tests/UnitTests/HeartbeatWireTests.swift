@@ -68,6 +68,13 @@ import Testing
         #expect(http.headers.map(\.name) == ["Content-Type", "X-Heartbeat-Token", "X-Tenant"])
         #expect(http.headers.map(\.value) == ["application/json", "t0k", "a"])
         #expect(request.summary == "start http://hb.example/beat")
+        // A playback's own headers go on top of the configured ones; the playback wins a name given in both.
+        let own = HeartbeatRequest(
+            kind: .heartbeat(.progress), playback: 1, url: "http://hb.example/beat", body: [], token: "t0k",
+            playbackHeaders: ["x-tenant": "b", "X-Model": "stb"])
+        let merged = own.httpRequest(extraHeaders: ["X-Tenant": "a", "X-Region": "eu"]).headers
+        #expect(merged.map(\.name) == ["Content-Type", "X-Heartbeat-Token", "X-Model", "X-Region", "x-tenant"])
+        #expect(merged.map(\.value) == ["application/json", "t0k", "stb", "eu", "b"])
         let anonymous = HeartbeatRequest(kind: .concurrency(.stop), playback: 1, url: "http://hb.example/c", body: [], token: nil)
         #expect(anonymous.httpRequest(extraHeaders: [:]).headers.map(\.name) == ["Content-Type"])
         #expect(anonymous.summary == "concurrency stop http://hb.example/c")

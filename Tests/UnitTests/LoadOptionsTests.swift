@@ -66,6 +66,34 @@ import Testing
         #expect(error.reason.hasPrefix("load: heartbeat.heartbeatFlag must be true or false"), "\(error.reason)")
     }
 
+    /// The rest of Quickplay's names: the playback's headers, the live 360 times, the overflow mode.
+    @Test func heartbeatReadsQuickplaysHeadersLive360TimesAndOverflowEventMode() throws {
+        let json = #"{"heartbeat": {"heartbeatHeaders": {"X-Api-Key": "k", "X-Count": 3}, "live360StartTime": 1000, "live360EndTime": "2000", "overflowEventMode": "before"}}"#
+        let heartbeat = try #require(try options(json).get().heartbeat)
+        #expect(heartbeat.headers == ["X-Api-Key": "k", "X-Count": "3"])
+        #expect(heartbeat.live360EndTime == 2_000 && heartbeat.overflowMode == .before && heartbeat.unknownKeys.isEmpty)
+        #expect(try options(#"{"heartbeat": {"headers": {"X-A": "1"}}}"#).get().heartbeat?.headers == ["X-A": "1"], "ours too")
+    }
+
+    /// A playback's headers pass the configured headers' rules: it cannot forge the token or the
+    /// body's type, nor smuggle a line break.
+    @Test(arguments: [
+        (#"{"heartbeatHeaders": "X-A: 1"}"#, "load: heartbeat.heartbeatHeaders must be an object of header names to values"),
+        (#"{"heartbeatHeaders": {"X-Heartbeat-Token": "forged"}}"#, "load: heartbeat.heartbeatHeaders header X-Heartbeat-Token is set by the reporter"),
+        (#"{"headers": {"Content-Type": "text/plain"}}"#, "load: heartbeat.headers header Content-Type is set by the reporter"),
+        (#"{"heartbeatHeaders": {"X-A": "1\u0007X-B: 2"}}"#, "load: heartbeat.heartbeatHeaders header X-A's value must be at most 1024 bytes without control characters"),
+        (#"{"heartbeatHeaders": {"bad name": "1"}}"#, "load: heartbeat.heartbeatHeaders header name 'bad name' is not an HTTP token"),
+        (#"{"live360EndTime": -5}"#, "load: heartbeat.live360EndTime must be a whole number of epoch milliseconds"),
+        (#"{"live360StartTime": "x"}"#, "load: heartbeat.live360StartTime must be a whole number"),
+    ] as [(String, String)])
+    func aPlaybacksHeadersAndTimesAreCheckedLikeTheConfiguredOnes(heartbeat: String, reason: String) {
+        guard case .failure(let error) = options(#"{"heartbeat": \#(heartbeat)}"#) else {
+            Issue.record("accepted: \(heartbeat)")
+            return
+        }
+        #expect(error.reason.hasPrefix(reason), "\(error.reason)")
+    }
+
     /// An unknown key is kept, sorted, with a warning naming it and the key it may have meant.
     @Test func unknownHeartbeatKeysAreKeptForAWarningWithTheNearestName() throws {
         let heartbeat = try #require(try options(#"{"heartbeat": {"heartbeatFlg": true, "tokn": "x", "banana": 1, "contentId": "c1"}}"#).get().heartbeat)

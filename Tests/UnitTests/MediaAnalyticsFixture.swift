@@ -52,6 +52,7 @@ struct TrackerDriver {
     var wallNow: Milliseconds = MediaFixture.wall0
     var emitted: [MediaCollectionEmission] = []
     var warnings: [String] = []
+    var notifications: [PlayerNotification] = []
 
     init(_ settings: MediaAnalyticsSettings = MediaFixture.settings) {
         tracker = MediaAnalyticsTracker(reporting: MediaFixture.reporting(settings))
@@ -81,6 +82,7 @@ struct TrackerDriver {
     mutating func take(_ output: MediaAnalyticsTracker.Output) {
         emitted += output.emissions
         warnings += output.warnings
+        notifications += output.notifications
     }
 
     mutating func clear() {

@@ -16,11 +16,12 @@ import Testing
 
         init(
             _ script: [String: [ScriptedHTTPClient.Answer]] = [sessions: [.located(201, "/api/v1/sessions/sid-1")], events: [.status(204)]],
-            quiet: Bool = false, state: any ReporterStateStore = InMemoryReporterState(installationID: "install-1")
+            quiet: Bool = false, settings: MediaAnalyticsSettings = MediaFixture.settings,
+            state: any ReporterStateStore = InMemoryReporterState(installationID: "install-1")
         ) {
             client = ScriptedHTTPClient(script)
             reporter = MediaAnalyticsReporter(
-                settings: MediaFixture.settings, version: "9.9.9", state: state, http: client, time: time.source,
+                settings: settings, version: "9.9.9", state: state, http: client, time: time.source,
                 random: SeededGenerator(seed: 1), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, drainTimeout: .seconds(5), quiet: quiet)
         }
 
@@ -104,8 +105,13 @@ import Testing
         #expect(harness.client.sent.all[1].body == harness.client.sent.all[2].body)
     }
 
-    @Test func quietModeComputesEverythingAndSendsNothing() async throws {
-        let harness = Harness(quiet: true)
+    /// The daemon's quiet, or the reporter's own (Adobe's `quietMode`), which no reload of the
+    /// daemon's can lift.
+    @Test(arguments: [true, false])
+    func quietModeComputesEverythingAndSendsNothing(daemonQuiet: Bool) async throws {
+        var settings = MediaFixture.settings
+        settings.quiet = !daemonQuiet
+        let harness = Harness(quiet: daemonQuiet, settings: settings)
         try await harness.running {
             harness.reporter.receive(MediaFixture.load())
             harness.reporter.receive(.playerEventObserved(.play))
@@ -115,6 +121,7 @@ import Testing
         #expect(await harness.reporter.status().counters["sent"] == 4)
         #expect(await harness.reporter.status().lastAnswer == "not sent (quiet)")
         #expect(await harness.reporter.status().lastRequest?.hasPrefix("sessionEnd http://collector.test/api/v1/sessions/quiet-1/") == true)
+        #expect(await harness.reporter.status().details["quiet"] == (daemonQuiet ? nil : "true"))
     }
 
     @Test func disablingEndsTheSessionAndSendsNothingMoreUntilEnabled() async throws {

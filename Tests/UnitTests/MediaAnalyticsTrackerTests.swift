@@ -243,6 +243,69 @@ import Testing
         #expect(!driver.tracker.isInErrorState)
     }
 
+    /// Content Adobe's SDKs refuse puts the playback in the error state before anything is sent,
+    /// and the player is told why; the next valid load leaves it. A load without content is valid.
+    @Test(arguments: [
+        (ContentInformation(name: "Pilot", length: 60, streamType: .vod), "the content has no id"),
+        (ContentInformation(id: "", name: "Pilot"), "the content has no id"),
+        (ContentInformation(id: "ep", streamType: .vod), "a VOD's content has no length"),
+        (ContentInformation(id: "ep", length: 0, streamType: .vod), "a VOD's content has no length"),
+    ] as [(ContentInformation, String)])
+    func invalidContentEntersTheErrorStateAndTellsThePlayer(content: ContentInformation, reason: String) {
+        var driver = TrackerDriver()
+        driver.send(MediaFixture.load(content))
+        driver.send(.playerEventObserved(.play))
+        #expect(driver.emitted.isEmpty && driver.tracker.isInErrorState)
+        #expect(driver.notifications == [.analyticsError(reason: reason)])
+        driver.send(.playerInformed(.content(MediaFixture.vod)))
+        #expect(driver.tracker.isInErrorState, "a content line does not leave it: only a load does")
+        driver.send(MediaFixture.load(nil))
+        driver.send(.playerEventObserved(.play))
+        #expect(driver.types == [.sessionStart, .play] && driver.notifications.count == 1)
+        // A content line that makes the playback's content invalid enters it too.
+        driver.send(.playerInformed(.content(content)))
+        #expect(driver.tracker.isInErrorState && driver.notifications.count == 2)
+    }
+
+    /// Adobe's SDK settings on the wire: `publisher` and `sdk` as parameters, `jobId` and `ovp`
+    /// as custom metadata (the API has no parameter for them, and the operator's value wins).
+    @Test func theSDKSettingsGoOnTheSessionStart() throws {
+        var settings = MediaFixture.settings
+        (settings.publisher, settings.jobID, settings.ovp, settings.sdk) = ("Example", "j2", "ovp-1", "sdk-3")
+        var driver = TrackerDriver(settings)
+        var content = MediaFixture.vod
+        content.customMetadata["ovp"] = "the player's"
+        driver.send(MediaFixture.load(content))
+        driver.send(.playerEventObserved(.play))
+        let start = try #require(driver.emitted.first?.event)
+        #expect(start.params["media.publisher"] == .string("Example"))
+        #expect(start.params["media.sdkVersion"] == .string("sdk-3") && start.params["media.libraryVersion"] == .string("9.9.9"))
+        #expect(start.customMetadata == ["tier": "gold", "jobId": "j2", "ovp": "ovp-1"])
+    }
+
+    /// `privacy-default`: the consent until a privacy line says otherwise.
+    @Test func thePrivacyDefaultIsTheConsentBeforeAnyPrivacyLine() {
+        var settings = MediaFixture.settings
+        settings.privacyDefault = .unknown
+        var driver = TrackerDriver(settings)
+        driver.send(MediaFixture.load())
+        driver.send(.playerEventObserved(.play))
+        #expect(driver.emitted.isEmpty && driver.tracker.heldCount == 2)
+        driver.send(.playerInformed(.privacy(.optIn)))
+        #expect(driver.types == [.sessionStart, .play])
+    }
+
+    /// The quality told once goes with every later call, as Adobe's SDKs send it.
+    @Test func theQualityGoesWithEveryCall() {
+        var driver = TrackerDriver()
+        driver.send(MediaFixture.load())
+        driver.send(.playerInformed(.quality(QualityOfService(droppedFrames: 4, fps: 59.94))))
+        driver.send(.playerEventObserved(.play))
+        driver.send(.playerEventObserved(.pause))
+        #expect(driver.types == [.sessionStart, .play, .pauseStart])
+        #expect(driver.emitted.allSatisfy { $0.event.qoeData == ["media.qoe.droppedFrames": .integer(4), "media.qoe.framesPerSecond": .integer(59)] })
+    }
+
     @Test func anApplicationErrorIsSentAndPlaybackGoesOn() {
         var driver = playing()
         driver.clear()

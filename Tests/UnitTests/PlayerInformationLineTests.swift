@@ -8,6 +8,11 @@ import Testing
 
 /// The player information and reporter lines: every form, and every refusal with its reason.
 @Suite(.timeLimit(.minutes(2))) struct PlayerInformationLineTests {
+    static func notice(_ code: Int, _ text: String) -> ApplicationNotice {
+        guard case .success(let notice) = ApplicationNotice.make(code: code, text: text) else { preconditionFailure("\(code) is the application's") }
+        return notice
+    }
+
     @Test(arguments: [
         (#"content {"id": "ep-1", "name": "Pilot", "length": 1800, "streamType": "vod", "show": "Dark", "season": 1, "cast": "A, B"}"#,
             InputCommand.information(.content(ContentInformation(
@@ -39,6 +44,9 @@ import Testing
         ("reporter disable heartbeat", .reporter(.disable(.heartbeat))),
         ("reporter disable  beacons", .reporter(.disable(.beacons))),
         ("reporter list", .reporter(.list)),
+        ("notify 399001 the viewer opened the guide ", .information(.notice(Self.notice(399_001, "the viewer opened the guide")))),
+        ("notify 199999 x", .information(.notice(Self.notice(199_999, "x")))),
+        ("notify  299000   low memory", .information(.notice(Self.notice(299_000, "low memory")))),
     ] as [(String, InputCommand)])
     func parses(line: String, command: InputCommand) {
         #expect(LineParser.parse(line) == .success(command))
@@ -105,6 +113,14 @@ import Testing
         ("reporter enable analytics", "reporter 'analytics' is unknown: one of beacons, media-analytics, heartbeat"),
         ("reporter list all", "takes 'enable <name>', 'disable <name>' or 'list'"),
         ("reporter restart beacons", "takes 'enable <name>'"),
+        ("notify", "needs an argument"),
+        ("notify 399001", "notify takes a code and a text"),
+        ("notify soon hello", "notify takes a code and a text"),
+        ("notify 306007 played", "code 306007 is outside the application's area"),
+        ("notify 499001 hi", "outside the application's area"),
+        ("notify 99001 hi", "outside the application's area"),
+        ("notify 3990010 hi", "outside the application's area"),
+        ("notify 399001 " + String(repeating: "t", count: 301), "the text must be 1 to 300 characters"),
     ] as [(String, String)])
     func refusesWithAReason(line: String, reason: String) {
         guard case .failure(let error) = LineParser.parse(line) else {

@@ -88,6 +88,8 @@ import Testing
             .mediaAnalyticsTrackingServer, .mediaAnalyticsReportSuite, .mediaAnalyticsPlayerName, .heartbeatEndpoint, .heartbeatConcurrencyEndpoint,
             .heartbeatSyncInterval, .heartbeatMaxAllowedFailures, .heartbeatRecordBookmark, .heartbeatMultiStreamMode,
             .heartbeatPlaybackStopOnPlaybackEnd, .heartbeatPostSlateDuration, .heartbeatTrackViewersCount, .heartbeatDeviceID,
+            .mediaAnalyticsSSL, .mediaAnalyticsJobID, .mediaAnalyticsQuiet, .mediaAnalyticsDebugLogging, .mediaAnalyticsPrivacyDefault,
+            .mediaAnalyticsOfflineEnabled,
         ]
         let values: [SettingKey: String] = [
             .mediaAnalyticsTrackingServer: #""example.sc.omtrdc.net""#, .mediaAnalyticsReportSuite: #""rsid""#,
@@ -95,6 +97,8 @@ import Testing
             .heartbeatConcurrencyEndpoint: #""http://hb.example.com/streams""#, .heartbeatSyncInterval: "30", .heartbeatMaxAllowedFailures: "3",
             .heartbeatRecordBookmark: "true", .heartbeatMultiStreamMode: "true", .heartbeatPlaybackStopOnPlaybackEnd: "false",
             .heartbeatPostSlateDuration: "5", .heartbeatTrackViewersCount: "true", .heartbeatDeviceID: #""box-1""#,
+            .mediaAnalyticsSSL: "false", .mediaAnalyticsJobID: #""j2""#, .mediaAnalyticsQuiet: "true", .mediaAnalyticsDebugLogging: "true",
+            .mediaAnalyticsPrivacyDefault: #""unknown""#, .mediaAnalyticsOfflineEnabled: "false",
         ]
         #expect(keys.allSatisfy { !$0.documentNames.isEmpty } && Set(values.keys) == Set(keys))
         func file(_ name: (SettingKey) -> String) -> String {
@@ -106,6 +110,9 @@ import Testing
         let theirs = try resolve(file { $0.documentNames[0] })
         #expect(theirs.mediaAnalytics == ours.mediaAnalytics && theirs.heartbeat == ours.heartbeat)
         #expect(theirs.heartbeat.syncInterval == .seconds(30) && theirs.heartbeat.deviceID == "box-1" && theirs.mediaAnalytics.reportSuite == "rsid")
+        let analytics = theirs.mediaAnalytics
+        #expect(!analytics.ssl && analytics.jobID == "j2" && analytics.quiet && analytics.debugLogging)
+        #expect(analytics.privacyDefault == .unknown && !analytics.offlineEnabled)
         #expect(theirs.source(of: .heartbeatSyncInterval) == Self.file)
         // Only in the reporter's table: at the top level a document's name is no key of ours.
         #expect(refusal("syncInterval = 30") == "syncInterval (file /c.toml): unknown key")

@@ -15,6 +15,11 @@ import Testing
         // Quickplay's name for it, before and after ours.
         (#"{"heartbeatToken": "s3cret", "token": "b"}"#, #"{"heartbeatToken": "***", "token": "***"}"#),
         (#"{"token": 1, "heartbeatToken":"x"}"#, #"{"token": ***, "heartbeatToken":"***"}"#),
+        // A playback's headers: each value masked, the names kept, under either name.
+        (#"{"heartbeatHeaders": {"X-Api-Key": "k\"1", "X-N": 5}, "flag": true}"#, #"{"heartbeatHeaders": {"X-Api-Key": "***", "X-N": ***}, "flag": true}"#),
+        (#"{"headers":{"A":"1","B":"2"}}"#, #"{"headers":{"A":"***","B":"***"}}"#),
+        (#"{"headers": {}}"#, #"{"headers": {}}"#),
+        (#"{"headers": {"A": "1""#, #"{"headers": {"A": "***""#),
     ] as [(String, String)])
     func tokensAreMasked(line: String, shown: String) {
         #expect(SecretRedaction.redacted(line) == shown)

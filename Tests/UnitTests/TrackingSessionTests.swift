@@ -527,4 +527,29 @@ extension TrackingSessionTests {
         #expect(resumed.session.played.ranges == [(t0 - 5000)...(t0 + 10_000)])
         #expect(resumed.due.types == [.impression, .start, .firstQuartile])
     }
+
+    /// On program date time the reporters' content position counts from the content's start: the
+    /// first data range's start, ads excluded; set once, so a later document moves nothing. Status's
+    /// own content position stays nil there.
+    @Test func theReportedContentPositionOnProgramDateTimeCountsFromTheFirstDataRange() {
+        var session = TrackingSession(retention: 600_000)
+        let adBreak = Fixture.adBreak(id: "p", start: t0 + 10_000)
+        _ = session.apply(MetadataDocument(dataRange: DataRange(start: t0, end: t0 + 120_000), adBreaks: [adBreak]))
+        #expect(session.reportedContentPosition == nil, "no playhead yet")
+        _ = session.observe(PlayheadTick(playhead: t0 + 5_000), arrivalTime: 0)
+        #expect(session.reportedContentPosition == 5_000)
+        _ = session.observe(PlayheadTick(playhead: t0 + 10_000 + Fixture.adDuration + 2_000), arrivalTime: 40_000)
+        #expect(session.reportedContentPosition == 12_000, "the ad break's 30 s left out")
+        _ = session.apply(MetadataDocument(dataRange: DataRange(start: t0 + 60_000, end: t0 + 180_000), adBreaks: [adBreak]))
+        #expect(session.reportedContentPosition == 12_000, "a later data range moves nothing")
+        #expect(session.contentPosition == nil)
+    }
+
+    /// Ticks before any metadata: the first playhead is where the content starts.
+    @Test func withoutMetadataTheFirstPlayheadIsTheStart() {
+        var session = TrackingSession(retention: 600_000)
+        _ = session.observe(PlayheadTick(playhead: t0), arrivalTime: 0)
+        _ = session.observe(PlayheadTick(playhead: t0 + 3_000), arrivalTime: 3_000)
+        #expect(session.reportedContentPosition == 3_000)
+    }
 }
