@@ -129,7 +129,7 @@ enum LineInputProperties {
                 "'\(text.prefix(80))' gave '\(name.prefix(80))'")
         case .notice(let notice):
             try PropertyViolation.require(
-                notice.code / 1_000 % 100 == HistoryEvent.applicationArea && !notice.text.isEmpty
+                notice.code / 1_000 % 100 == ApplicationNotice.area && !notice.text.isEmpty
                     && notice.text.count <= ApplicationNotice.maxTextLength && !isBlank(notice.text.first) && !isBlank(notice.text.last),
                 "an accepted notice has a code in the application's area and a trimmed bounded text", "'\(text.prefix(80))' gave \(notice)")
         case .chapterEnd, .chapterSkip, .privacy:

@@ -1,10 +1,5 @@
 import BeaconDomain
 import Synchronization
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -59,13 +54,12 @@ package final class ReporterStateFiles: ReporterStateStore {
         }
     }
 
-    package func mediaAnalyticsBacklog() -> MediaCollectionBacklog? {
-        guard let text = Self.contents(of: Self.mediaAnalyticsBacklogFile, in: directory, maxBytes: Self.maxBacklogBytes) else { return nil }
-        return try? JSONDecoder().decode(MediaCollectionBacklog.self, from: Data(text.utf8))
+    package func mediaAnalyticsBacklog() -> String? {
+        Self.contents(of: Self.mediaAnalyticsBacklogFile, in: directory, maxBytes: Self.maxBacklogBytes)
     }
 
-    package func keepMediaAnalyticsBacklog(_ backlog: MediaCollectionBacklog) throws(ReporterStateError) {
-        try Self.replace(Self.mediaAnalyticsBacklogFile, in: directory, with: JSONLine.encode(backlog))
+    package func keepMediaAnalyticsBacklog(_ text: String) throws(ReporterStateError) {
+        try Self.replace(Self.mediaAnalyticsBacklogFile, in: directory, with: text)
     }
 
     private static func path(_ name: String, in directory: String) -> String {

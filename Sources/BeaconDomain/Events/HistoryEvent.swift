@@ -3,9 +3,6 @@
 package struct HistoryEvent: Sendable, Equatable {
     /// The longest detail value kept, in characters: reasons from the network can be long.
     package static let maxDetailLength = 300
-    /// The area reserved for the application's own entries: codes `T99NNN`.
-    package static let applicationArea = 99
-
     package var code: Int
     package var name: String
     package var severity: EventSeverity
@@ -29,6 +26,7 @@ package struct HistoryEvent: Sendable, Equatable {
 
     /// An application's own entry: `code` reads `T99NNN`, its first digit the severity.
     package static func application(_ notice: ApplicationNotice) -> HistoryEvent {
-        HistoryEvent(code: notice.code, name: "applicationNotice", severity: notice.severity, details: ["text": notice.text])
+        let severity = EventSeverity.allCases.first { $0.band == notice.band } ?? .info
+        return HistoryEvent(code: notice.code, name: "applicationNotice", severity: severity, details: ["text": notice.text])
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// What the media-analytics reporter keeps across restarts (Adobe's `offlineEnabled`): the events
 /// not sent yet, but pings (stale after a restart), by tracking session, each session with its
 /// `sessionStart` (sent or not) and its session id once the back end gave one.
@@ -25,6 +31,15 @@ package struct MediaCollectionBacklog: Sendable, Equatable, Codable {
     }
 
     package var eventCount: Int { sessions.reduce(0) { $0 + $1.events.count } }
+
+    /// As the state directory keeps it: one JSON document of the request bodies.
+    package var text: String { JSONLine.encode(self) }
+
+    /// The backlog `text` holds; nil when it holds none (a damaged file is no backlog).
+    package init?(text: String) {
+        guard let backlog = try? JSONDecoder().decode(Self.self, from: Data(text.utf8)) else { return nil }
+        self = backlog
+    }
 
     /// What to send after a restart at `wallNow`, in order, numbered apart from the new run's
     /// sessions (-1, -2...), and the session ids they go to. A session the back end opened goes on

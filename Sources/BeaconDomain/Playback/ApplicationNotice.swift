@@ -4,13 +4,15 @@
 package struct ApplicationNotice: Sendable, Equatable {
     /// The longest text taken.
     package static let maxTextLength = 300
+    /// The area reserved for the application's entries: the code's second and third digits.
+    package static let area = 99
 
     package let code: Int
     package let text: String
 
     /// The notice, or why `code` is not the application's.
     package static func make(code: Int, text: String) -> Result<ApplicationNotice, ApplicationNoticeRefusal> {
-        guard (100_000...399_999).contains(code), code / 1_000 % 100 == HistoryEvent.applicationArea else {
+        guard (100_000...399_999).contains(code), code / 1_000 % 100 == area else {
             return .failure(ApplicationNoticeRefusal(
                 reason: "code \(code) is outside the application's area: 199000-199999 (error), 299000-299999 (warning), 399000-399999 (info)"))
         }
@@ -25,13 +27,8 @@ package struct ApplicationNotice: Sendable, Equatable {
         self.text = text
     }
 
-    package var severity: EventSeverity {
-        switch code / 100_000 {
-        case 1: .error
-        case 2: .warning
-        default: .info
-        }
-    }
+    /// The code's first digit: 1 an error, 2 a warning, 3 info.
+    package var band: Int { code / 100_000 }
 }
 
 /// Why a `notify` line is refused.

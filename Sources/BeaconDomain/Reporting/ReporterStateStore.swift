@@ -8,10 +8,10 @@ package protocol ReporterStateStore: Sendable {
     func privacyStatus() -> PrivacyStatus
     /// Kept from now on, even when writing it fails (the next start then reads the previous one).
     func setPrivacyStatus(_ status: PrivacyStatus) throws(ReporterStateError)
-    /// What the media-analytics reporter kept last; nil when nothing, or nothing readable.
-    func mediaAnalyticsBacklog() -> MediaCollectionBacklog?
+    /// What the media-analytics reporter kept last, as it wrote it; nil when nothing.
+    func mediaAnalyticsBacklog() -> String?
     /// Replaces what was kept; called from one task at a time.
-    func keepMediaAnalyticsBacklog(_ backlog: MediaCollectionBacklog) throws(ReporterStateError)
+    func keepMediaAnalyticsBacklog(_ text: String) throws(ReporterStateError)
 }
 
 /// Why per-box state could not be written.

@@ -6,7 +6,7 @@ import Synchronization
 package final class InMemoryReporterState: ReporterStateStore {
     private let id: String
     private let privacy = Mutex(PrivacyStatus.optIn)
-    private let backlog = Mutex<MediaCollectionBacklog?>(nil)
+    private let backlog = Mutex<String?>(nil)
 
     package init(installationID: String) {
         id = installationID
@@ -20,9 +20,9 @@ package final class InMemoryReporterState: ReporterStateStore {
         privacy.withLock { $0 = status }
     }
 
-    package func mediaAnalyticsBacklog() -> MediaCollectionBacklog? { backlog.withLock { $0 } }
+    package func mediaAnalyticsBacklog() -> String? { backlog.withLock { $0 } }
 
-    package func keepMediaAnalyticsBacklog(_ kept: MediaCollectionBacklog) throws(ReporterStateError) {
+    package func keepMediaAnalyticsBacklog(_ kept: String) throws(ReporterStateError) {
         backlog.withLock { $0 = kept }
     }
 }

@@ -21,7 +21,7 @@ extension ReporterRunner where Edge == MediaAnalyticsEdge {
         random: any RandomNumberGenerator & Sendable, logger: Logger, drainTimeout: Duration, quiet: Bool = false, debugTracing: Bool = false,
         publish: @escaping @Sendable (DaemonNotification) -> Void = { _ in }
     ) {
-        let backlog = settings.offlineEnabled ? state.mediaAnalyticsBacklog() : nil
+        let backlog = settings.offlineEnabled ? state.mediaAnalyticsBacklog().flatMap(MediaCollectionBacklog.init(text:)) : nil
         if let backlog, backlog.eventCount > 0 {
             logger.notice("media-analytics: \(backlog.eventCount) events kept by the last run are sent first")
         }
@@ -82,7 +82,7 @@ package struct MediaAnalyticsEdge: ReporterEdge {
         do {
             failure = try await NIOThreadPool.singleton.runIfActive { [state] () -> String? in
                 do throws(ReporterStateError) {
-                    try state.keepMediaAnalyticsBacklog(backlog)
+                    try state.keepMediaAnalyticsBacklog(backlog.text)
                     return nil
                 } catch {
                     return error.reason
