@@ -204,7 +204,9 @@ struct SystemdNotifierService: Service {
 }
 
 /// Feeds standard input to the daemon; its end ends the service, which shuts the group down gracefully.
-/// Replies are dropped: a session's JSON line reaches stdout anyway and refusals are logged. The
+/// Replies are dropped: a session's JSON line reaches stdout anyway and refusals are logged. A
+/// recorded feed piped in at once is judged against its session's metadata: the first lines wait
+/// for the session of `--media-url`, the lines after a `load` for that one's. The
 /// player notifications of a playback loaded on stdin (or from --media-url) are written to stdout
 /// meanwhile, next to the session's JSON line.
 struct StandardInputService: Service {
@@ -219,7 +221,11 @@ struct StandardInputService: Service {
                     }
                     defer { group.cancelAll() }
                     await lines.daemon.waitUntilSettled()
-                    try await StandardInputLines().run { line in _ = await lines.handle(line, from: .standardInput) }
+                    try await StandardInputLines().run { line in
+                        // A line answered may be a `load`: the lines after it wait for its session's
+                        // first metadata, as the first lines wait at start.
+                        if await lines.handle(line, from: .standardInput) != nil { await lines.daemon.waitUntilSettled() }
+                    }
                     await lines.inputEnded(from: .standardInput)
                 }
             }

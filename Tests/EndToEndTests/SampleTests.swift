@@ -57,6 +57,21 @@ import Testing
         try await Self.expectTheSampleBeacons(fromPlaying: ticks)
     }
 
+    /// The same feed after a `load` line on stdin, piped at once: the ticks wait for that
+    /// session's first metadata, as they wait for `--media-url`'s, instead of racing it.
+    @Test func theSampleFeedAfterALoadOnStdinFiresTheSame() async throws {
+        let ticks = try String(contentsOfFile: Self.sample("ticks.txt"), encoding: .utf8).split(separator: "\n").map(String.init)
+        let metadata = try Self.metadata()
+        try await withAdService { service in
+            Self.serve(metadata, on: service)
+            try await withDaemon(["--stdin"]) { daemon in
+                daemon.send(["load \(service.baseURL)/live/master.m3u8?sessid=e2e"] + ticks)
+                try await finish(daemon)
+                Self.expectTheSampleBeacons(service)
+            }
+        }
+    }
+
     @Test func theRecordedLogReplaysFasterAndFiresTheSame() async throws {
         let replay = try await runProgram("/bin/sh", [Self.sample("replay-ticks.sh"), "-s", "50", Self.sample("recorded-ticks.log")])
         #expect(replay.status == 0, "\(replay.stderr)")
