@@ -4,6 +4,8 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
+    // Small on the box: our own code is optimised for size in release builds.
+    .unsafeFlags(["-Osize"], .when(configuration: .release)),
 ]
 
 let package = Package(

@@ -17,8 +17,9 @@ package struct MediaAnalyticsReporting: ReporterCore {
     package private(set) var outbox: MediaCollectionOutbox
     /// Notifications the tracker refused (in the error state), each logged as a warning.
     package private(set) var refused = 0
-    /// The backlog last kept; nil without `offline-enabled`.
+    /// The backlog last kept, and the outbox's revision it was taken at; nil without `offline-enabled`.
     private var kept: MediaCollectionBacklog?
+    private var keptRevision = 0
 
     /// - Parameter backlog: what the run before kept, sent first (with `offline-enabled`).
     package init(
@@ -30,6 +31,7 @@ package struct MediaAnalyticsReporting: ReporterCore {
         guard reporting.settings.offlineEnabled else { return }
         kept = backlog ?? MediaCollectionBacklog()
         if let backlog { self.outbox.restore(backlog, wallNow: wallNow) }
+        keptRevision = self.outbox.revision
     }
 
     package var endpoint: String { tracker.reporting.settings.endpoint ?? "" }
@@ -92,9 +94,14 @@ package struct MediaAnalyticsReporting: ReporterCore {
     /// head waits for its retry.
     private mutating func sendNext(now: Milliseconds) -> [ReporterAction<MediaAnalyticsEffect>] {
         var actions: [ReporterAction<MediaAnalyticsEffect>] = []
-        if let kept, case let backlog = outbox.backlog, backlog != kept {
-            self.kept = backlog
-            actions.append(.perform(.keep(backlog)))
+        // Built only when the queue moved: a tick that changes nothing costs a comparison of two numbers.
+        if let kept, outbox.revision != keptRevision {
+            keptRevision = outbox.revision
+            let backlog = outbox.backlog
+            if backlog != kept {
+                self.kept = backlog
+                actions.append(.perform(.keep(backlog)))
+            }
         }
         guard case .send(let request) = outbox.next(now: now) else { return actions }
         return actions + [.perform(.send(request))]

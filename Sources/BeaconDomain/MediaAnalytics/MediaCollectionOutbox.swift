@@ -34,7 +34,11 @@ package struct MediaCollectionOutbox: Sendable {
 
     package let capacity: Int
     package let backoff: Backoff
-    package private(set) var queue: [MediaCollectionEmission] = []
+    package private(set) var queue: [MediaCollectionEmission] = [] {
+        didSet { revision &+= 1 }
+    }
+    /// Changes with every change of the queue: what the backlog is compared with only when it moved.
+    package private(set) var revision = 0
     package private(set) var isInFlight = false
     /// When the head may be tried again, after a failure.
     package private(set) var retryAt: Milliseconds?
