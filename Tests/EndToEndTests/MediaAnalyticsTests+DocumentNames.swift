@@ -17,6 +17,7 @@ extension MediaAnalyticsTests {
         let collection = try await Collection.start()
         defer { Task { await collection.stop() } }
         let file = directory.file("beaconctl.toml")
+        var events: [MediaCollectionEvent] = []
         try """
             [media-analytics]
             endpoint = "\(collection.endpoint)"
@@ -44,13 +45,9 @@ extension MediaAnalyticsTests {
                 feed.line("pause")
                 feed.line("unload")
                 daemon.send(feed.takeLines())
-                try await eventually(timeout: .seconds(20), "sessionEnd at the double") { collection.received().contains { $0.event.type == .sessionEnd } }
-                try await finish(daemon)
+                events = try await Self.endedSession(collection, daemon)
             }
         }
-        #expect(collection.violations() == [], "\(collection.violations())")
-        let session = try #require(collection.sessionIDs().first)
-        let events = collection.events(of: session)
         let start = try #require(events.first)
         #expect(start.params["analytics.reportSuite"] == .string("suite-doc") && start.params["media.playerName"] == .string("Living room"))
         #expect(start.params["analytics.enableSSL"] == .boolean(false))
@@ -170,10 +167,7 @@ extension MediaAnalyticsTests {
                 feed.play(to: Ads.t0 + 40_000)
                 feed.line("unload")
                 daemon.send(feed.takeLines())
-                try await eventually(timeout: .seconds(20), "sessionEnd at the double") { collection.received().contains { $0.event.type == .sessionEnd } }
-                try await finish(daemon)
-                #expect(collection.violations() == [], "\(collection.violations())")
-                let events = collection.events(of: try #require(collection.sessionIDs().first))
+                let events = try await Self.endedSession(collection, daemon)
                 let ads = events.filter { [.adBreakStart, .adStart, .adComplete, .adBreakComplete].contains($0.type) }
                 #expect(!ads.isEmpty && ads.allSatisfy { abs($0.playhead - 5) <= 0.25 }, "\(ads.map { "\($0.type.rawValue)@\($0.playhead)" })")
                 // 40 s into the stream, after 24 s of ads: 16 s of content.

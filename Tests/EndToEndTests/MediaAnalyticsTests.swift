@@ -126,6 +126,17 @@ import Testing
         }
     }
 
+    /// Waits for the playback's `sessionEnd` at the double and finishes the daemon; returns the
+    /// events of the first session, the double having found none at fault.
+    static func endedSession(
+        _ collection: Collection, _ daemon: DaemonProcess, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [MediaCollectionEvent] {
+        try await eventually(timeout: .seconds(20), "sessionEnd at the double") { collection.received().contains { $0.event.type == .sessionEnd } }
+        try await finish(daemon, sourceLocation: sourceLocation)
+        #expect(collection.violations() == [], "\(collection.violations())", sourceLocation: sourceLocation)
+        return collection.events(of: try #require(collection.sessionIDs().first, sourceLocation: sourceLocation))
+    }
+
     /// Plays the first 2 s of the live feed and waits for the session they start.
     static func started(_ collection: Collection, _ daemon: DaemonProcess) async throws -> TickFeed {
         var feed = TickFeed(from: Ads.t0)
@@ -147,11 +158,7 @@ import Testing
             feed.play(to: Ads.t0 + 122_000)
             feed.line("unload")
             daemon.send(feed.takeLines())
-            try await eventually(timeout: .seconds(20), "sessionEnd at the double") { collection.received().contains { $0.event.type == .sessionEnd } }
-            try await finish(daemon)
-            #expect(collection.violations() == [], "\(collection.violations())")
-            let session = try #require(collection.sessionIDs().first)
-            let events = collection.events(of: session)
+            let events = try await Self.endedSession(collection, daemon)
             let told = events.filter { [.adBreakStart, .adStart, .adComplete, .adSkip, .adBreakComplete].contains($0.type) }
                 .map { "\($0.type.rawValue) \($0.params["media.ad.id"]?.text ?? $0.params["media.ad.podFriendlyName"]?.text ?? "")" }
             #expect(told == [
