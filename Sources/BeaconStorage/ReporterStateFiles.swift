@@ -9,7 +9,7 @@ import Darwin
 /// Per-box state in the state directory, one file per value, each replaced atomically (written
 /// beside, synced, renamed): `installation-id`, `privacy-status` and
 /// `media-analytics-backlog.json`. A file missing, unreadable or not holding a valid value reads
-/// as absent: a new installation id is made, the privacy status is opt-in, no backlog is sent.
+/// as absent: a new installation id is made, no privacy status was said, no backlog is sent.
 package final class ReporterStateFiles: ReporterStateStore {
     package static let installationIDFile = "installation-id"
     package static let privacyStatusFile = "privacy-status"
@@ -21,7 +21,7 @@ package final class ReporterStateFiles: ReporterStateStore {
 
     private let directory: String
     private let id: String
-    private let privacy: Mutex<PrivacyStatus>
+    private let privacy: Mutex<PrivacyStatus?>
 
     /// Reads the directory's files; makes and writes the installation id when there is none.
     /// - Parameter problem: set when the new installation id cannot be written; the
@@ -39,16 +39,16 @@ package final class ReporterStateFiles: ReporterStateStore {
                 problem = error
             }
         }
-        privacy = Mutex(Self.contents(of: Self.privacyStatusFile, in: directory).flatMap(PrivacyStatus.init(rawValue:)) ?? .optIn)
+        privacy = Mutex(Self.contents(of: Self.privacyStatusFile, in: directory).flatMap(PrivacyStatus.init(rawValue:)))
     }
 
     package func installationID() -> String { id }
 
-    package func privacyStatus() -> PrivacyStatus { privacy.withLock { $0 } }
+    package func privacyStatus() -> PrivacyStatus? { privacy.withLock { $0 } }
 
     package func setPrivacyStatus(_ status: PrivacyStatus) throws(ReporterStateError) {
         // Under the lock: two changes in a row reach the file in the order they were made.
-        try privacy.withLock { (current: inout PrivacyStatus) throws(ReporterStateError) in
+        try privacy.withLock { (current: inout PrivacyStatus?) throws(ReporterStateError) in
             current = status
             try Self.replace(Self.privacyStatusFile, in: directory, with: status.rawValue)
         }

@@ -36,10 +36,10 @@ import Testing
         }
     }
 
-    @Test func thePrivacyStatusIsOptInUntilSetThenKeptAcrossRestarts() async throws {
+    @Test func thePrivacyStatusIsNoneUntilSetThenKeptAcrossRestarts() async throws {
         try await withTemporaryDirectory { directory in
             let (files, _) = Self.open(directory)
-            #expect(files.privacyStatus() == .optIn)
+            #expect(files.privacyStatus() == nil, "none said yet")
             try files.setPrivacyStatus(.optOut)
             #expect(files.privacyStatus() == .optOut)
             #expect(Self.open(directory).0.privacyStatus() == .optOut)

@@ -4,8 +4,9 @@
 package protocol ReporterStateStore: Sendable {
     /// Created once, then always the same.
     func installationID() -> String
-    /// ``PrivacyStatus/optIn`` until the viewer said otherwise.
-    func privacyStatus() -> PrivacyStatus
+    /// The last status the viewer said; nil until one was said (the reporter's `privacy-default`
+    /// holds meanwhile).
+    func privacyStatus() -> PrivacyStatus?
     /// Kept from now on, even when writing it fails (the next start then reads the previous one).
     func setPrivacyStatus(_ status: PrivacyStatus) throws(ReporterStateError)
     /// What the media-analytics reporter kept last, as it wrote it; nil when nothing.

@@ -5,7 +5,7 @@ import Synchronization
 /// privacy status and the media-analytics backlog until it ends.
 package final class InMemoryReporterState: ReporterStateStore {
     private let id: String
-    private let privacy = Mutex(PrivacyStatus.optIn)
+    private let privacy = Mutex<PrivacyStatus?>(nil)
     private let backlog = Mutex<String?>(nil)
 
     package init(installationID: String) {
@@ -14,7 +14,7 @@ package final class InMemoryReporterState: ReporterStateStore {
 
     package func installationID() -> String { id }
 
-    package func privacyStatus() -> PrivacyStatus { privacy.withLock { $0 } }
+    package func privacyStatus() -> PrivacyStatus? { privacy.withLock { $0 } }
 
     package func setPrivacyStatus(_ status: PrivacyStatus) throws(ReporterStateError) {
         privacy.withLock { $0 = status }

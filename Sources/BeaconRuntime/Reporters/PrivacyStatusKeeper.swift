@@ -16,10 +16,10 @@ package final class PrivacyStatusKeeper: DaemonNotificationSubscriber {
         (changes, input) = AsyncStream.makeStream()
     }
 
-    /// Tells `reporters` the status kept, unless it is the default; before the daemon starts.
+    /// Tells `reporters` the status kept, if the viewer ever said one, opt-in too (a reporter's
+    /// `privacy-default` may be another); before the daemon starts.
     package func restore(to reporters: [any DaemonNotificationSubscriber]) {
-        let kept = state.privacyStatus()
-        guard kept != .optIn else { return }
+        guard let kept = state.privacyStatus() else { return }
         for reporter in reporters { reporter.receive(.playerInformed(.privacy(kept))) }
     }
 
