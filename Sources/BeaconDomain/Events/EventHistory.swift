@@ -33,14 +33,7 @@ package struct EventHistory: Sendable, Equatable {
 
     /// Every kept entry, in the order they happened.
     package var entries: [EventEntry] {
-        var merged: [EventEntry] = []
-        merged.reserveCapacity(count)
-        var (infoEntries, problemEntries) = (info.entries[...], problems.entries[...])
-        while let next = [infoEntries.first, problemEntries.first].compactMap({ $0 }).min(by: { $0.sequence < $1.sequence }) {
-            merged.append(next)
-            if next.sequence == infoEntries.first?.sequence { infoEntries.removeFirst() } else { problemEntries.removeFirst() }
-        }
-        return merged
+        (info.entries + problems.entries).sorted { $0.sequence < $1.sequence }
     }
 
     /// The kept entries numbered after `sequence`, in order: a gap in the numbers shows the

@@ -1,5 +1,4 @@
 import BeaconDomain
-import NIOPosix
 
 /// The heartbeat's bookmarks, kept and read on a thread of NIO's blocking pool: a store's calls
 /// are file I/O (SQLite, waiting up to its busy timeout while the journal commits), and they run
@@ -22,14 +21,6 @@ final class BookmarkKeeper: Sendable {
     }
 
     private func offThread<Value: Sendable>(_ body: @escaping @Sendable () throws(JournalError) -> Value) async throws(JournalError) -> Value {
-        let result: Result<Value, JournalError>
-        do {
-            result = try await NIOThreadPool.singleton.runIfActive { () -> Result<Value, JournalError> in
-                do throws(JournalError) { return .success(try body()) } catch { return .failure(error) }
-            }
-        } catch {
-            result = .failure(JournalError(reason: "the blocking pool is shut down"))
-        }
-        return try result.get()
+        try await BlockingPool.run(body, shutDown: JournalError(reason: "the blocking pool is shut down"))
     }
 }

@@ -1,6 +1,5 @@
 import BeaconDomain
 import Logging
-import NIOPosix
 import Synchronization
 
 /// The `media-analytics` reporter: Adobe's Media Collection API fed by the daemon's notifications.
@@ -75,21 +74,16 @@ package struct MediaAnalyticsEdge: ReporterEdge {
         }
     }
 
-    /// Writes the backlog on a thread of NIO's blocking pool (a file synced to disk): neither the
-    /// reporter's task nor the cooperative pool waits on the disk.
+    /// Writes the backlog on the ``BlockingPool`` (a file synced to disk).
     private func keep(_ backlog: MediaCollectionBacklog) async -> Performed<MediaAnalyticsReporting.Answer> {
         let failure: String?
-        do {
-            failure = try await NIOThreadPool.singleton.runIfActive { [state] () -> String? in
-                do throws(ReporterStateError) {
-                    try state.keepMediaAnalyticsBacklog(backlog.text)
-                    return nil
-                } catch {
-                    return error.reason
-                }
-            }
+        do throws(ReporterStateError) {
+            try await BlockingPool.run(
+                { [state, text = backlog.text] () throws(ReporterStateError) in try state.keepMediaAnalyticsBacklog(text) },
+                shutDown: ReporterStateError(reason: "the blocking pool is shut down"))
+            failure = nil
         } catch {
-            failure = "the blocking pool is shut down"
+            failure = error.reason
         }
         let wasFailing = keepFailing.swap(failure != nil)
         if let failure, !wasFailing {
