@@ -102,9 +102,39 @@ enum JournalSchema {
     /// The step from each earlier version to the current one.
     static let steps: [Int64: String] = [1: fromVersion1, 2: fromVersion2]
 
+    /// The audit (`beaconctl audit`, the telemetry reporter's outbox): one row per record, its JSON
+    /// whole in `record` and the columns the filters read beside it. `seq` only grows
+    /// (AUTOINCREMENT never hands out a deleted row's number again), so the export mark stays true
+    /// after the oldest rows are dropped. `audit_state` holds the mark and the count of rows dropped
+    /// to stay within the bounds.
+    ///
+    /// Made at every open when missing, like `bookmarks`: the release before reads the file as it is.
+    static let auditTables = """
+        CREATE TABLE IF NOT EXISTS audit (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            at INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            outcome TEXT,
+            session_id TEXT,
+            ad_break_id TEXT,
+            ad_id TEXT,
+            event TEXT,
+            record TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS audit_by_at ON audit (at);
+        CREATE INDEX IF NOT EXISTS audit_by_session ON audit (session_id, seq);
+        CREATE TABLE IF NOT EXISTS audit_state (
+            exported_through INTEGER NOT NULL,
+            dropped INTEGER NOT NULL,
+            dropped_unexported INTEGER NOT NULL
+        );
+        INSERT INTO audit_state SELECT 0, 0, 0 WHERE NOT EXISTS (SELECT 1 FROM audit_state);
+        """
+
     /// Tables that no release before reads, made at every open when missing: a journal of the
     /// current version written before they existed gets them, and keeps its version.
-    static let additions = bookmarksTable
+    static let additions = bookmarksTable + auditTables
 
     static let saveBookmark = """
         INSERT INTO bookmarks (content_id, position_ms, saved_at) VALUES (?1, ?2, ?3)

@@ -24,8 +24,12 @@ public final class SQLiteBeaconJournal: BeaconJournal {
     /// The journal file.
     package let path: String
     private let directory: String
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     private let time: TimeSource
+    /// How much audit the file keeps (see ``AuditBounds``).
+    let auditBounds: AuditBounds
+    /// The audit rows' bytes, kept as rows come and go.
+    private var auditBytes: Int
     private let decoder = JSONDecoder()
     /// The row of each unfinished delivery saved through this connection: a delivery changes state
     /// two or three times, and updating its row by id costs about half of finding it by its
@@ -39,10 +43,16 @@ public final class SQLiteBeaconJournal: BeaconJournal {
         try self.init(directory: directory, time: time, beaconMaxAge: beaconMaxAge ?? RetryPolicy().maxAge, busyTimeoutMilliseconds: 5000)
     }
 
+    /// With the audit's bounds given (the settings'), as the daemon opens it.
+    package convenience init(directory: String, time: TimeSource, beaconMaxAge: Milliseconds, auditBounds: AuditBounds) throws(JournalError) {
+        try self.init(directory: directory, time: time, beaconMaxAge: beaconMaxAge, busyTimeoutMilliseconds: 5000, auditBounds: auditBounds)
+    }
+
     /// `busyTimeoutMilliseconds`: how long a statement waits for a lock another process holds
     /// before failing as busy.
     init(
-        directory: String, time: TimeSource, beaconMaxAge: Milliseconds = RetryPolicy().maxAge, busyTimeoutMilliseconds: Int32
+        directory: String, time: TimeSource, beaconMaxAge: Milliseconds = RetryPolicy().maxAge, busyTimeoutMilliseconds: Int32,
+        auditBounds: AuditBounds = .standard
     ) throws(JournalError) {
         let path = try JournalFile.prepare(directory: directory)
         let (database, journalMode, version) = try Self.perform("opening the journal", file: path, directory: directory) {
@@ -84,10 +94,15 @@ public final class SQLiteBeaconJournal: BeaconJournal {
         try Self.perform("moving the journal's times to this boot's clock", file: path, directory: directory) { () throws(SQLiteError) in
             try Self.rebase(database, to: JournalClock(time), beaconMaxAge: beaconMaxAge)
         }
+        let auditBytes = try Self.perform("reading the audit's size", file: path, directory: directory) { () throws(SQLiteError) in
+            try Self.auditBytes(database)
+        }
         self.path = path
         self.directory = directory
         self.database = database
         self.time = time
+        self.auditBounds = auditBounds
+        self.auditBytes = auditBytes
     }
 
     /// When the journal's instants are of another boot, moves them to this one's clock, in one transaction.
@@ -112,19 +127,23 @@ public final class SQLiteBeaconJournal: BeaconJournal {
 
     // MARK: BeaconJournal
 
-    public func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?) throws(JournalError) {
+    package func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?, audit: AuditChanges) throws(JournalError) {
         if let stray = deliveries.first(where: { $0.reference.adBreakID != $0.key.adBreakID }) {
             throw JournalError(
                 reason: "saving deliveries: the delivery of \(stray.key.url) is keyed to pod \(stray.key.adBreakID) "
                     + "but refers to pod \(stray.reference.adBreakID)")
         }
         let json = session?.jsonBytes()
-        guard !deliveries.isEmpty || session != nil else { return }
+        guard !deliveries.isEmpty || session != nil || !audit.isEmpty else { return }
         // Rows inserted by this transaction are only known once it commits.
         var inserted: [BeaconDelivery.Key: Int64] = [:]
         let clock = JournalClock(time)
+        var auditBytes = auditBytes
         try perform(Self.describeSave(deliveries.count, withSession: session != nil)) { () throws(SQLiteError) in
             try database.transaction { () throws(SQLiteError) in
+                auditBytes += try insert(audit.records)
+                if let sequence = audit.exportedThrough { try markExported(through: sequence) }
+                if auditBytes > auditBounds.maxBytes { auditBytes = try trimAudit(bytes: auditBytes, wallNow: clock.wall) }
                 for delivery in deliveries {
                     if let row = rowIDs[delivery.key] ?? inserted[delivery.key], try update(row, to: delivery, clock: clock) { continue }
                     inserted[delivery.key] = try upsert(delivery, clock: clock)
@@ -141,6 +160,7 @@ public final class SQLiteBeaconJournal: BeaconJournal {
                 }
             }
         }
+        self.auditBytes = auditBytes
         // A finished delivery saved again anyway is found by its key.
         for delivery in deliveries {
             rowIDs[delivery.key] = delivery.state.isFinished ? nil : inserted[delivery.key] ?? rowIDs[delivery.key]
@@ -209,8 +229,10 @@ public final class SQLiteBeaconJournal: BeaconJournal {
     package func prune(before cutoff: Milliseconds) throws(JournalError) {
         // Some known rows are deleted now; the others are found again by key on their next save.
         rowIDs = [:]
+        let wallNow = JournalClock(time).wall
         try perform("pruning the journal") { () throws(SQLiteError) in
             try database.transaction { () throws(SQLiteError) in
+                auditBytes = try trimAudit(bytes: auditBytes, wallNow: wallNow)
                 for sql in [Self.deleteFinished, Self.deleteSessions] {
                     try database.withStatement(sql) { statement throws(SQLiteError) in
                         try statement.bind(cutoff, at: 1)
@@ -284,7 +306,7 @@ public final class SQLiteBeaconJournal: BeaconJournal {
         "saving " + (count == 1 ? "1 delivery" : "\(count) deliveries") + (withSession ? " and the session" : "")
     }
 
-    private func perform<Result>(
+    func perform<Result>(
         _ operation: @autoclosure () -> String, _ body: () throws(SQLiteError) -> Result
     ) throws(JournalError) -> Result {
         try Self.perform(operation(), file: path, directory: directory, body)

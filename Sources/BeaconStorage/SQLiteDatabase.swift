@@ -11,10 +11,11 @@ final class SQLiteDatabase {
     /// compare by their storage alone, where hashing a delivery's upsert text cost more than its binding.
     private var statements: [(sql: String, statement: SQLiteStatement)] = []
 
-    /// Opens the database file at `path` for reading and writing; `create` makes it when missing.
-    init(path: String, create: Bool) throws(SQLiteError) {
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        if create { flags |= SQLITE_OPEN_CREATE }
+    /// Opens the database file at `path` for reading and writing, or only reading; `create` makes
+    /// it when missing.
+    init(path: String, create: Bool, readOnly: Bool = false) throws(SQLiteError) {
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         var opened: OpaquePointer?
         let result = sqlite3_open_v2(path, &opened, flags, nil)
         // Even a failed open allocates a handle (unless memory ran out): it carries the message.

@@ -17,6 +17,8 @@ package struct EmbeddedDaemon {
     package var wallOffset: Milliseconds = 1_700_000_000_000
     /// Each delivery as the journal last wrote it.
     package private(set) var journal: [BeaconDelivery.Key: BeaconDelivery] = [:]
+    /// The audit's records, in the order the core asked for them to be written.
+    package private(set) var audit: [AuditRecord] = []
     /// The session snapshots saved, in order.
     package private(set) var savedSnapshots: [SessionSnapshot] = []
     /// Requests on the wire, in the order they left: the journal wrote them in flight first.
@@ -82,8 +84,9 @@ package struct EmbeddedDaemon {
     @discardableResult
     package mutating func startSession(_ endpoints: SessionEndpoints) -> Bool {
         guard case .initializing(let wanted) = core.supervisor.phase else { return false }
+        let wallNow = wallNow
         _ = run { $0.sessionStarting(mediaURL: wanted.mediaURL) }
-        return run { $0.sessionReady(endpoints, generation: wanted.generation) }
+        return run { $0.sessionReady(endpoints, generation: wanted.generation, wallNow: wallNow) }
     }
 
     /// The session runner resumes the wanted session from a saved snapshot.
@@ -141,8 +144,8 @@ package struct EmbeddedDaemon {
     }
 
     package mutating func beginDrain() {
-        let now = now
-        run { $0.beginDrain(now: now) }
+        let (now, wallNow) = (now, wallNow)
+        run { $0.beginDrain(now: now, wallNow: wallNow) }
     }
 
     package mutating func drainTimedOut() {
@@ -175,7 +178,7 @@ package struct EmbeddedDaemon {
 
     private mutating func timePassed() {
         timerSignalled = false
-        let step = core.timePassed(now: now)
+        let step = core.timePassed(now: now, wallNow: wallNow)
         nextWake = step.answer
         carryOut(step.actions)
     }
@@ -188,7 +191,10 @@ package struct EmbeddedDaemon {
             case .notify(let notification): notifications.append(notification)
             case .announce(let line): announcements.append(line)
             case .wake(let effect, _): wakes.append(effect)
-            case .write(let effects): write(effects)
+            case .write(let effects, let records):
+                audit += records
+                write(effects)
+            case .audit(let records): audit += records
             case .saveSnapshot(let snapshot): savedSnapshots.append(snapshot)
             case .rewriteJournal(let deliveries, let snapshot):
                 for delivery in deliveries { journal[delivery.key] = delivery }

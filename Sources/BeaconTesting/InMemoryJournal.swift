@@ -12,6 +12,7 @@ package final class InMemoryJournal: BeaconJournal, Sendable {
     private struct Storage {
         var deliveries: [BeaconDelivery.Key: BeaconDelivery] = [:]
         var sessions: [String: SessionSnapshot] = [:]
+        var audit = AuditRing(bounds: .standard)
         var failing: Set<Call> = []
         var calls: [Call] = []
     }
@@ -33,6 +34,8 @@ package final class InMemoryJournal: BeaconJournal, Sendable {
     package var allDeliveries: [BeaconDelivery] { storage.withLock { Array($0.deliveries.values) } }
     package func delivery(_ key: BeaconDelivery.Key) -> BeaconDelivery? { storage.withLock { $0.deliveries[key] } }
     package var sessions: [SessionSnapshot] { storage.withLock { Array($0.sessions.values) } }
+    /// The audit records saved, oldest first.
+    package var auditRecords: [AuditRecord] { storage.withLock { $0.audit.entries.map(\.record) } }
 
     private func enter(_ call: Call) throws(JournalError) {
         let fails = storage.withLock { storage in
@@ -42,11 +45,13 @@ package final class InMemoryJournal: BeaconJournal, Sendable {
         if fails { throw JournalError(reason: "\(call.rawValue) failed: disk full") }
     }
 
-    package func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?) throws(JournalError) {
+    package func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?, audit: AuditChanges) throws(JournalError) {
         try enter(.save)
         storage.withLock { storage in
             for delivery in deliveries { storage.deliveries[delivery.key] = delivery }
             if let session { storage.sessions[session.endpoints.sessionKey] = session }
+            storage.audit.append(audit.records, wallNow: audit.records.last?.at ?? 0)
+            if let sequence = audit.exportedThrough { storage.audit.markExported(through: sequence) }
         }
         for delivery in deliveries { log?.append("journal \(delivery.state.rawValue) \(delivery.key.url)") }
     }

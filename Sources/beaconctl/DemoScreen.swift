@@ -59,7 +59,8 @@ final class DemoScreen: DaemonNotificationSubscriber {
         case .answered(let status): "HTTP \(status) in \(result.latencyMilliseconds) ms"
         case .failed(let reason): "failed: \(reason)"
         case .refused(let reason): "refused: \(reason)"
-        case .notSent: "not sent (quiet)"
+        case .notSent(.quiet): "not sent (quiet)"
+        case .notSent(.beaconsDisabled): "not sent (beacons disabled)"
         }
     }
 

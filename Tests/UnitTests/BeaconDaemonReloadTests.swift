@@ -21,7 +21,7 @@ extension BeaconDaemonTests {
             await daemon.apply(Self.runtime(quiet: true))
             await playTheImpression(daemon)
             try await observed.waitForFinished()
-            #expect(observed.finished.first?.results.map(\.outcome) == [.notSent])
+            #expect(observed.finished.first?.results.map(\.outcome) == [.notSent(.quiet)])
             #expect(observed.finished.map(\.state) == [.done])
             #expect(client.requestCount(Self.beacon) == 0)
             #expect(await daemon.statusReport().session?.sessionID == "s1")

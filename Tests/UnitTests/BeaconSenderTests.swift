@@ -43,7 +43,7 @@ struct BeaconSenderTests {
         let client = ScriptedHTTPClient([:])
         let byIndex = await reports(of: BeaconSender(client: client, quiet: true))
         #expect(byIndex.count == 4)
-        #expect([0, 2, 3].allSatisfy { byIndex[$0]?.first?.outcome == .notSent })
+        #expect([0, 2, 3].allSatisfy { byIndex[$0]?.first?.outcome == .notSent(.quiet) })
         if case .refused? = byIndex[1]?.first?.outcome {} else { Issue.record("the ftp URL is refused even when quiet") }
         #expect(client.requests.all.isEmpty)
     }

@@ -19,7 +19,7 @@ import Testing
         #expect(activity.lastAnswer == "503")
         activity.delivered(Self.firing, results: [Self.result(.answered(status: 204))], wallNow: 12)
         #expect(activity.failuresInARow == 0)
-        activity.delivered(Self.firing, results: [Self.result(.refused("no")), Self.result(.notSent)], wallNow: 13)
+        activity.delivered(Self.firing, results: [Self.result(.refused("no")), Self.result(.notSent(.quiet))], wallNow: 13)
         #expect(activity.failuresInARow == 0, "not sent (quiet, disabled) is no failure")
         #expect(activity.counters == ["failed": 2, "retried": 1, "sent": 1, "refused": 1, "notSent": 1])
         let status = activity.status(enabled: true, quiet: false)

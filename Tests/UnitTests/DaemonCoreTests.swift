@@ -260,12 +260,12 @@ import Testing
     /// Init failures are retried at the instant the core names; a failure of a replaced session is dropped.
     @Test func aFailedInitIsRetriedAtTheInstantTheCoreNames() throws {
         var core = DaemonCore(configuration: Self.configuration(), random: SeededGenerator(seed: 1))
-        let failed = core.initFailed(SessionInitError(reason: "HTTP 503"), mediaURL: Self.mediaURL, generation: 0, now: 1_000)
+        let failed = core.initFailed(SessionInitError(reason: "HTTP 503"), mediaURL: Self.mediaURL, generation: 0, now: 1_000, wallNow: 1_000)
         let retryAt = try #require(failed.answer)
         #expect(retryAt > 1_000)
         #expect(core.lastError == "session init: HTTP 503")
         #expect(failed.actions.contains { if case .log(.session, let line) = $0 { line.level == .error } else { false } })
-        let stale = core.initFailed(SessionInitError(reason: "HTTP 503"), mediaURL: Self.mediaURL, generation: 7, now: 1_000)
+        let stale = core.initFailed(SessionInitError(reason: "HTTP 503"), mediaURL: Self.mediaURL, generation: 7, now: 1_000, wallNow: 1_000)
         #expect(stale.answer == nil && stale.actions.isEmpty)
     }
 
@@ -275,9 +275,9 @@ import Testing
         var core = DaemonCore(configuration: Self.configuration(), random: SeededGenerator(seed: 1))
         let answered = SessionInitError(reason: "no sessid", answeredWithoutSession: true)
         for _ in 1..<SessionSupervisor.plainAfter {
-            #expect(core.initFailed(answered, mediaURL: Self.mediaURL, generation: 0, now: 1_000).answer != nil)
+            #expect(core.initFailed(answered, mediaURL: Self.mediaURL, generation: 0, now: 1_000, wallNow: 1_000).answer != nil)
         }
-        let plain = core.initFailed(answered, mediaURL: Self.mediaURL, generation: 0, now: 1_000)
+        let plain = core.initFailed(answered, mediaURL: Self.mediaURL, generation: 0, now: 1_000, wallNow: 1_000)
         #expect(plain.answer == nil, "no retry")
         let endpoints = try #require(core.supervisor.activeSession?.endpoints)
         #expect(endpoints.isPlain && endpoints.manifestURL == Self.mediaURL && endpoints.plainReason?.contains("no sessid") == true)

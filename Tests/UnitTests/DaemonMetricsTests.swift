@@ -118,7 +118,7 @@ import Testing
             .beaconsDelivered(Self.firing(.start), results: [Self.answered(500, after: 3000)], state: .failed),
             .beaconsDelivered(
                 Self.firing(.midpoint, urls: 2), results: [Self.outcome(.failed(.timedOut)), Self.outcome(.refused("scheme 'file'"))], state: .failed),
-            .beaconsDelivered(Self.firing(.complete), results: [Self.outcome(.notSent)], state: .done),
+            .beaconsDelivered(Self.firing(.complete), results: [Self.outcome(.notSent(.quiet))], state: .done),
             .beaconsDelivered(Self.firing(TrackingEventType(rawValue: "vendorSpecific")), results: [Self.answered(200, after: 7)], state: .done),
             .beaconRetrying(Self.retrying),
             .beaconRetrying(Self.retrying),

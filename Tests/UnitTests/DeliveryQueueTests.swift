@@ -147,7 +147,7 @@ import Testing
         ]
         let unreachable: [RequestResult.Outcome] = [.failed(.connectionFailed("x")), .failed(.connectTimedOut)]
         let none: [RequestResult.Outcome] = [
-            .failed(.cancelled), .failed(.invalidURL("x")), .failed(.unsupportedScheme("ftp")), .refused("x"), .notSent,
+            .failed(.cancelled), .failed(.invalidURL("x")), .failed(.unsupportedScheme("ftp")), .refused("x"), .notSent(.quiet),
         ]
         #expect(reached.allSatisfy { HostSignal($0) == .reached })
         #expect(unreachable.allSatisfy { HostSignal($0) == .unreachable })

@@ -47,7 +47,7 @@ import Testing
         (.beaconsDue(firing), nil),
         // A quartile that falls due is the ad's progress.
         (.beaconsDue(quartile), HistoryEvent(.adProgress, ["adBreak": "p1", "ad": "p1-a1", "event": "midpoint"])),
-        (.beaconsDelivered(firing, results: [result("http://127.0.0.1:1/b?1", .answered(status: 204)), result("http://127.0.0.1:1/b?2", .notSent)], state: .done),
+        (.beaconsDelivered(firing, results: [result("http://127.0.0.1:1/b?1", .answered(status: 204)), result("http://127.0.0.1:1/b?2", .notSent(.quiet))], state: .done),
          HistoryEvent(.beaconsDelivered, ["adBreak": "p1", "ad": "p1-a1", "event": "start", "results": "204,quiet"])),
         (.beaconsDelivered(firing, results: [result("http://127.0.0.1:1/b?1", .answered(status: 200)), result("http://127.0.0.1:1/b?2", .answered(status: 503))], state: .failed),
          HistoryEvent(.beaconsFailed, [

@@ -30,13 +30,13 @@ import Testing
         var entered: Int { state.withLock { $0.entered } }
         var commits: [Int] { state.withLock { $0.commits } }
 
-        func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?) throws(JournalError) {
+        func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?, audit: AuditChanges) throws(JournalError) {
             let holding = state.withLock { state in
                 state.entered += 1
                 return state.holding
             }
             if holding { gate.wait() }
-            try stored.save(deliveries, session: session)
+            try stored.save(deliveries, session: session, audit: audit)
             state.withLock { $0.commits.append(deliveries.count) }
         }
 

@@ -167,7 +167,7 @@ import Testing
         #expect(beacons.isEnabled)
         await beacons.setEnabled(false)
         #expect(!beacons.isEnabled)
-        beacons.receive(.beaconsDelivered(BeaconsActivityTests.firing, results: [BeaconsActivityTests.result(.notSent)], state: .done))
+        beacons.receive(.beaconsDelivered(BeaconsActivityTests.firing, results: [BeaconsActivityTests.result(.notSent(.quiet))], state: .done))
         beacons.receive(.lineRejected(reason: "not a beacon"))
         beacons.finish()
         await beacons.run()

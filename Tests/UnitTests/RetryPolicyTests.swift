@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aQuietDaemonsUnsentBeaconIsDelivered() {
-        #expect(verdict(.notSent) == .delivered)
+        #expect(verdict(.notSent(.quiet)) == .delivered)
     }
 
     @Test func http429AndEvery5xxAreRetriedWithTheStatusAsReason() {

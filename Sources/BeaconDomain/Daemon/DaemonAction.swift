@@ -12,9 +12,11 @@ package enum DaemonAction: Sendable {
     /// Wake whoever waits on this transition of the supervisor (the session runner, `load`s,
     /// stdin); `isSettled` is the supervisor's once the transition was made.
     case wake(SessionSupervisor.Effect, isSettled: Bool)
-    /// Write the coordinator's decision to the beacon journal, then start its requests and hand
-    /// it back, acknowledged, to ``DaemonCore/journalWrote(_:)``.
-    case write(DeliveryEffects)
+    /// Write the coordinator's decision and its audit records to the beacon journal, in one
+    /// transaction, then start its requests and hand it back, acknowledged, to ``DaemonCore/journalWrote(_:)``.
+    case write(DeliveryEffects, audit: [AuditRecord])
+    /// Add these records to the audit with the journal's next commit (in memory without a journal).
+    case audit([AuditRecord])
     /// Save the session's snapshot with the journal's next commit.
     case saveSnapshot(SessionSnapshot)
     /// The journal opened again after a failure: write everything known to it.

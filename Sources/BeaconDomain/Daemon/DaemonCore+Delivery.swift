@@ -14,7 +14,7 @@ extension DaemonCore {
             firings, sessionKey: session.endpoints.sessionKey, macros: configuration.macros,
             context: { session.macroContext(of: $0, occurredAt: occurredAt) },
             now: now, wallNow: occurredAt, using: &random)
-        write(effects)
+        write(effects, now: now, wallNow: occurredAt, due: auditDue(firings, wallNow: occurredAt))
         actions.append(.wakeDeliveryTimer)
     }
 
@@ -25,7 +25,7 @@ extension DaemonCore {
         step { core in
             guard !batch.isEmpty else { return }
             let effects = core.deliveries.record(batch, now: now, wallNow: wallNow, using: &core.random)
-            core.write(effects)
+            core.write(effects, now: now, wallNow: wallNow)
             // Only a delivery due again can bring the timer's next wake nearer.
             if effects.ended.contains(where: { $0.delivery.state == .due }) { core.actions.append(.wakeDeliveryTimer) }
         }
@@ -43,21 +43,21 @@ extension DaemonCore {
     /// The delivery timer woke (or starts): what is due starts; answers when the next retry is due.
     /// The wake comes with the decision, at its instant: asked at a later one, a retry falling due
     /// in between would wait forever.
-    package mutating func timePassed(now: Milliseconds) -> DaemonStep<Milliseconds?> {
+    package mutating func timePassed(now: Milliseconds, wallNow: Milliseconds) -> DaemonStep<Milliseconds?> {
         step { core in
             let effects = core.deliveries.timePassed(now: now)
-            core.write(effects)
+            core.write(effects, now: now, wallNow: wallNow)
             return effects.nextWake
         }
     }
 
     /// The journal opened with these unfinished deliveries: they resume.
-    package mutating func journalRestored(_ restored: [BeaconDelivery], now: Milliseconds) -> DaemonStep<Void> {
+    package mutating func journalRestored(_ restored: [BeaconDelivery], now: Milliseconds, wallNow: Milliseconds) -> DaemonStep<Void> {
         step { core in
             if !restored.isEmpty {
                 core.log(.journal, .notice, "resuming \(restored.count) beacon deliveries from the journal")
             }
-            core.write(core.deliveries.restore(restored, now: now))
+            core.write(core.deliveries.restore(restored, now: now), now: now, wallNow: wallNow)
         }
     }
 
@@ -72,14 +72,14 @@ extension DaemonCore {
 
     /// Shutting down: the session ends for good; what is due now still leaves within the drain
     /// timeout, what waits for a retry stays due.
-    package mutating func beginDrain(now: Milliseconds) -> DaemonStep<Void> {
+    package mutating func beginDrain(now: Milliseconds, wallNow: Milliseconds) -> DaemonStep<Void> {
         step { core in
             guard !core.isDraining else { return }
             let queue = core.deliveries.queue
             core.log(.drain, .info, "draining: \(queue.inFlightCount) beacon requests in flight, \(queue.dueCount) due stay in the journal")
             core.notify(.drainStarted(inFlight: queue.inFlightCount))
-            core.endSession(draining: true, now: now)
-            core.write(core.deliveries.beginDrain(now: now))
+            core.endSession(draining: true, now: now, wallNow: wallNow)
+            core.write(core.deliveries.beginDrain(now: now), now: now, wallNow: wallNow)
             core.finishDrainIfIdle()
         }
     }
@@ -94,10 +94,11 @@ extension DaemonCore {
         }
     }
 
-    /// Counted now, with the deliveries; then written, started and, once acknowledged, reported.
-    private mutating func write(_ effects: DeliveryEffects) {
+    /// Counted now, with the deliveries; then written with their audit records (`due`, then the
+    /// requests that ended), started and, once acknowledged, reported.
+    private mutating func write(_ effects: DeliveryEffects, now: Milliseconds, wallNow: Milliseconds, due: [AuditRecord] = []) {
         counters.add(effects.counters)
-        actions.append(.write(effects))
+        actions.append(.write(effects, audit: due + auditEnded(effects, now: now, wallNow: wallNow)))
     }
 
     /// Ends the delivery loop once draining leaves no request in flight.

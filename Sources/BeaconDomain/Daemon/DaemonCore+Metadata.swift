@@ -30,6 +30,7 @@ extension DaemonCore {
             case .applied(_, _, _, let fired):
                 firings = fired
                 core.pruneJournal(now: now)
+                core.auditRetired(wallNow: wallNow)
             case .failed(let reason, _):
                 core.counters.metadataErrors += 1
                 core.lastError = "metadata: \(reason)"

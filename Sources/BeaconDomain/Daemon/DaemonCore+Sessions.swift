@@ -25,18 +25,24 @@ extension DaemonCore {
     /// Session init failed at `now`: when to try again, nil when the session of `generation` is no
     /// longer current or no retry can heal the failure.
     package mutating func initFailed(
-        _ failure: SessionInitError, mediaURL: String, generation: Int, now: Milliseconds
+        _ failure: SessionInitError, mediaURL: String, generation: Int, now: Milliseconds, wallNow: Milliseconds
     ) -> DaemonStep<Milliseconds?> {
         step { core in
             guard core.supervisor.isCurrent(generation) else { return nil }
             core.lastError = "session init: \(failure.reason)"
             core.notify(.sessionFailed(mediaURL: mediaURL, reason: failure.reason))
+            let shown = AuditSubject.shownSessionKey(mediaURL)
+            core.audit([
+                AuditRecord.session(
+                    .sessionInitFailed, AuditSubject(sessionID: shown, dialect: core.configuration.dialect), parts: [mediaURL, String(wallNow)],
+                    reason: failure.reason, at: wallNow)
+            ])
             let effects = core.supervisor.initFailed(failure, generation: generation, now: now, using: &core.random)
             core.perform(effects)
             for case .playPlain(let mediaURL, let reason) in effects {
                 let plain = "the service answered \(SessionSupervisor.plainAfter) times without a session id (\(reason)): playing the stream as it is"
                 core.log(.session, .warning, "session init gave no session, playing plain mediaUrl=\(mediaURL) reason=\"\(reason)\"")
-                _ = core.ready(.plain(mediaURL: mediaURL, reason: plain), tracking: nil, generation: generation)
+                _ = core.ready(.plain(mediaURL: mediaURL, reason: plain), tracking: nil, generation: generation, wallNow: wallNow)
                 // Nothing is polled: stdin waits for no metadata.
                 core.perform([.settled])
             }
@@ -54,18 +60,18 @@ extension DaemonCore {
         step { core in
             let states = core.deliveries.reportingStates(ofSession: snapshot.endpoints.sessionKey, stored: stored)
             let resumed = TrackingSession.resuming(snapshot, states: states, retention: core.configuration.retention.milliseconds)
-            guard core.ready(snapshot.endpoints, tracking: resumed.session, generation: generation) else { return false }
+            guard core.ready(snapshot.endpoints, tracking: resumed.session, generation: generation, wallNow: wallNow) else { return false }
             core.dispatch(resumed.due, now: now, wallNow: wallNow)
             return true
         }
     }
 
     /// A session init succeeded: false when it is no longer wanted.
-    package mutating func sessionReady(_ endpoints: SessionEndpoints, generation: Int) -> DaemonStep<Bool> {
-        step { $0.ready(endpoints, tracking: nil, generation: generation) }
+    package mutating func sessionReady(_ endpoints: SessionEndpoints, generation: Int, wallNow: Milliseconds) -> DaemonStep<Bool> {
+        step { $0.ready(endpoints, tracking: nil, generation: generation, wallNow: wallNow) }
     }
 
-    private mutating func ready(_ endpoints: SessionEndpoints, tracking: TrackingSession?, generation: Int) -> Bool {
+    private mutating func ready(_ endpoints: SessionEndpoints, tracking: TrackingSession?, generation: Int, wallNow: Milliseconds) -> Bool {
         let ready = ActiveSession(
             endpoints: endpoints, tracking: tracking ?? TrackingSession(retention: configuration.retention.milliseconds),
             generation: generation, metadata: MetadataRefresh(interval: configuration.metadataInterval.milliseconds))
@@ -76,14 +82,19 @@ extension DaemonCore {
             "session \(tracking != nil ? "resumed from the journal" : "ready") sessionId=\(endpoints.sessionID ?? "-") manifestUrl=\(endpoints.manifestURL) trackingUrl=\(endpoints.trackingURL)"
         )
         perform(effects)
+        if let session {
+            let resumed = tracking != nil ? "resumed from the journal" : nil
+            audit([AuditRecord.session(.sessionStart, session.auditSubject, parts: [endpoints.sessionKey, String(wallNow)], reason: resumed, at: wallNow)])
+        }
         return true
     }
 
     /// Ends the current session (or init) and wakes its runner; in-flight beacons go on. A drain
     /// ends it for good.
-    mutating func endSession(draining: Bool = false, now: Milliseconds) {
+    mutating func endSession(draining: Bool = false, now: Milliseconds, wallNow: Milliseconds) {
         endAdLifecycle()
         saveSnapshot(now: now)
+        auditSessionEnd(wallNow: wallNow)
         perform(draining ? supervisor.drain() : supervisor.unload())
     }
 

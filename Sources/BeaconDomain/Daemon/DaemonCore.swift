@@ -88,10 +88,10 @@ package struct DaemonCore: Sendable {
             case .information(let information):
                 core.notify(.playerInformed(information))
             case .load(let mediaURL, let options):
-                return core.load(mediaURL, options: options, now: now)
+                return core.load(mediaURL, options: options, now: now, wallNow: wallNow)
             case .unload:
                 if core.supervisor.phase.hasSession { core.log(.session, .info, "unload") }
-                core.endSession(now: now)
+                core.endSession(now: now, wallNow: wallNow)
             case .status, .events, .reporter:
                 break
             }
@@ -130,12 +130,13 @@ package struct DaemonCore: Sendable {
         notify(.lineRejected(reason: reason))
     }
 
-    private mutating func load(_ mediaURL: String, options: LoadOptions, now: Milliseconds) -> InputOutcome {
+    private mutating func load(_ mediaURL: String, options: LoadOptions, now: Milliseconds, wallNow: Milliseconds) -> InputOutcome {
         guard !isDraining else { return .refused("shutting down") }
         loadOptions = options
         endAdLifecycle()
         notify(.playbackLoaded(mediaURL: mediaURL, options: options))
         saveSnapshot(now: now)
+        auditSessionEnd(wallNow: wallNow)
         perform(supervisor.load(mediaURL))
         return .awaitsLoad(generation: supervisor.generation, options: options)
     }

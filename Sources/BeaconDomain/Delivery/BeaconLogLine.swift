@@ -19,8 +19,10 @@ package struct BeaconLogLine: Sendable, Equatable {
         if resend { line += " resend=true" }
         let reason = delivery.lastError.map { " reason=\"\($0)\"" } ?? ""
         switch (delivery.state, result.outcome) {
-        case (_, .notSent):
+        case (_, .notSent(.quiet)):
             (isWarning, text) = (false, "BEACON not sent (quiet) \(line)")
+        case (_, .notSent(.beaconsDisabled)):
+            (isWarning, text) = (false, "BEACON not sent (beacons disabled) \(line)")
         case (.delivered, _):
             (isWarning, text) = (false, "BEACON sent \(line)")
         case (.due, _), (.inFlight, _):

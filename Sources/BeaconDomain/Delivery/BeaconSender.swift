@@ -3,6 +3,8 @@ package struct BeaconSender: Sendable {
     package var client: any HTTPClient
     /// Compute everything, send nothing.
     package var quiet: Bool
+    /// The `beacons` reporter is disabled: as quiet, and said so.
+    package var beaconsDisabled = false
 
     package init(client: any HTTPClient, quiet: Bool) {
         self.client = client
@@ -16,8 +18,8 @@ package struct BeaconSender: Sendable {
         for (index, url) in urls.enumerated() {
             if let reason = URLPolicy.refusal(of: url) {
                 report(index, RequestResult(url: url, outcome: .refused(reason), latencyMilliseconds: 0))
-            } else if quiet {
-                report(index, RequestResult(url: url, outcome: .notSent, latencyMilliseconds: 0))
+            } else if quiet || beaconsDisabled {
+                report(index, RequestResult(url: url, outcome: .notSent(beaconsDisabled ? .beaconsDisabled : .quiet), latencyMilliseconds: 0))
             } else {
                 allowed.append((index, url))
             }

@@ -114,7 +114,7 @@ package struct DeliveryCoordinator: Sendable {
         for (delivery, result) in updates {
             effects.ended.append(
                 .init(
-                    delivery: delivery, result: result, retrying: delivery.state == .due && drain == .none,
+                    delivery: delivery, result: result, retrying: delivery.state == .due && drain == .none, resend: resent.contains(delivery.key),
                     line: BeaconLogLine(result, of: delivery, resend: resent.contains(delivery.key), now: now)))
         }
         finished(expired + updates, into: &effects)
@@ -175,7 +175,8 @@ package struct DeliveryCoordinator: Sendable {
         for expired in queue.expire(dueBefore: retryPolicy.expiryCutoff(now: now), now: now, reason: Self.maxAgeReason) {
             changed.append(expired)
             let result = RequestResult(url: expired.key.url, outcome: .failed(.timedOut), latencyMilliseconds: 0)
-            effects.ended.append(.init(delivery: expired, result: result, retrying: false, line: BeaconLogLine(result, of: expired, resend: false, now: now)))
+            effects.ended.append(
+                .init(delivery: expired, result: result, retrying: false, attempted: false, line: BeaconLogLine(result, of: expired, resend: false, now: now)))
             givenUp.append((expired, result))
         }
         let starting = drain == .timedOut ? [] : queue.start(now: now)
@@ -195,10 +196,10 @@ package struct DeliveryCoordinator: Sendable {
     private mutating func finished(_ ended: [(delivery: BeaconDelivery, result: RequestResult)], into effects: inout DeliveryEffects) {
         let finished = ended.filter { $0.delivery.state.isFinished }
         for (delivery, result) in finished {
-            if delivery.state == .failed {
-                effects.counters.failed += 1
-            } else if result.outcome != .notSent {
-                effects.counters.sent += 1
+            switch (delivery.state, result.outcome) {
+            case (.failed, _): effects.counters.failed += 1
+            case (_, .notSent): break
+            default: effects.counters.sent += 1
             }
             lastResults[delivery.key] = result
         }

@@ -11,6 +11,8 @@ package struct DeliveryEffects: Sendable, Equatable {
     /// Firings whose every signaling URL finished: the tracking event's reporting state.
     package var finished: [FinishedFiring] = []
     package var counters = Counters()
+    /// The audit's records of these decisions: written in the same transaction as `persist`.
+    package var audit: [AuditRecord] = []
     /// When time alone lets a waiting delivery start: the earliest backoff end after the instant
     /// these effects were decided at, reckoned at that same instant so a retry falling due in
     /// between is never passed over. Nil when only a finishing request can start what waits.
@@ -24,6 +26,10 @@ package struct DeliveryEffects: Sendable, Equatable {
         package var result: RequestResult
         /// The delivery is due again and the daemon is not draining: a retry to announce.
         package var retrying: Bool
+        /// A request ended; false for a delivery given up past the max age without one.
+        package var attempted = true
+        /// The request was a re-send: one was on the wire when the daemon stopped before.
+        package var resend = false
         package var line: BeaconLogLine
     }
 

@@ -8,8 +8,14 @@ package struct RequestResult: Sendable, Equatable {
         case failed(HTTPClientError)
         /// Never requested: the URL is not one we may send to.
         case refused(String)
-        /// Never requested: the daemon is quiet.
-        case notSent
+        /// Never requested: the daemon is quiet, or the `beacons` reporter disabled.
+        case notSent(NotSent)
+    }
+
+    /// Why a request was computed and not sent.
+    package enum NotSent: Sendable, Equatable {
+        case quiet
+        case beaconsDisabled
     }
 
     package var url: String

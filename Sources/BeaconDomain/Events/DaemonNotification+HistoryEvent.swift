@@ -95,7 +95,8 @@ extension RequestResult {
         case .answered(let status): "\(status)"
         case .failed: "failed"
         case .refused: "refused"
-        case .notSent: "quiet"
+        case .notSent(.quiet): "quiet"
+        case .notSent(.beaconsDisabled): "beacons disabled"
         }
     }
 

@@ -4,9 +4,9 @@
 /// Times are instants of the daemon's monotonic clock (``TimeSource/now()``) in this boot.
 /// Every method either completes durably or throws: the daemon keeps working from memory when it throws.
 package protocol BeaconJournal: AnyObject {
-    /// Inserts or replaces these deliveries (by key) and, when given, the session snapshot,
-    /// in one transaction.
-    func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?) throws(JournalError)
+    /// Inserts or replaces these deliveries (by key) and, when given, the session snapshot, adds
+    /// the audit records not kept yet (by id) and moves the export mark, in one transaction.
+    func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?, audit: AuditChanges) throws(JournalError)
 
     /// Deliveries still due or in flight, of any session, oldest `dueAt` first.
     func unfinishedDeliveries() throws(JournalError) -> [BeaconDelivery]
@@ -21,6 +21,13 @@ package protocol BeaconJournal: AnyObject {
     /// Deletes finished deliveries last updated before `cutoff`, and sessions last saved before
     /// `cutoff` that have no unfinished delivery.
     func prune(before cutoff: Milliseconds) throws(JournalError)
+}
+
+extension BeaconJournal {
+    /// Saves deliveries and a snapshot without audit records.
+    package func save(_ deliveries: [BeaconDelivery], session: SessionSnapshot?) throws(JournalError) {
+        try save(deliveries, session: session, audit: AuditChanges())
+    }
 }
 
 /// Why the journal could not read or write.

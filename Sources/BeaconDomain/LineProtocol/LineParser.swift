@@ -102,12 +102,7 @@ package enum LineParser {
     }
 
     private static func parseDate(_ text: String) -> Result<Milliseconds, LineError> {
-        let styles = [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()]
-        for style in styles {
-            if let date = try? style.parse(text) {
-                return milliseconds(date.timeIntervalSince1970 * 1000, name: "playhead")
-            }
-        }
+        if let parsed = UTCTime.parse(text) { return milliseconds(Double(parsed), name: "playhead") }
         return .failure(LineError("'\(text.prefix(40))' is not an ISO-8601 date"))
     }
 

@@ -9,6 +9,8 @@ public struct TrackingSession: Sendable {
     /// first tick, a seek, a tick after an interruption).
     package private(set) var lastPlayedStretch: ClosedRange<Milliseconds>?
     private var pending = PendingWindows()
+    /// Events whose ad break left retention unfired, until the daemon takes them (``takeRetired()``).
+    private var retired: [UnfiredEvent] = []
     /// What every time of the session is counted on, set by its first metadata document.
     package private(set) var timeline: Timeline?
     /// Program date time minus media time, when the metadata gives both: ticks of either form are then mapped.
@@ -90,6 +92,10 @@ public struct TrackingSession: Sendable {
         dataRange = document.dataRange
         // Forget what is past retention first, so a late event is only matched against stretches still remembered.
         let cutoff = max(judge.lastPlayhead ?? .min, document.dataRange.end) - retention
+        // Why the events about to leave never fired, judged while what was played around them is remembered.
+        let current = Set(document.adBreaks.map(\.id))
+        let leaving = Set(schedule.adBreaks.lazy.filter { $0.endTime < cutoff && !current.contains($0.id) }.map(\.id))
+        if !leaving.isEmpty { retired += unfired(inAdBreaks: leaving) }
         played.prune(endingBefore: cutoff)
         let changes = schedule.merge(document.adBreaks, within: document.dataRange)
         let confirmation = schedule.confirm(within: document.dataRange)
@@ -101,7 +107,7 @@ public struct TrackingSession: Sendable {
         for reference in changes.resized + changes.added + confirmation.confirmed where indexed.insert(reference).inserted {
             index(reference, into: &due)
         }
-        let dropped = schedule.prune(endedBefore: cutoff, keeping: Set(document.adBreaks.map(\.id)))
+        let dropped = schedule.prune(endedBefore: cutoff, keeping: current)
         if !dropped.isEmpty { pending.removeAll(inAdBreaks: dropped) }
         return fire(due)
     }
@@ -148,6 +154,12 @@ public struct TrackingSession: Sendable {
     /// Takes a user action; fires its events in the ad being played, every time.
     package mutating func observe(_ action: UserAction) -> [Firing] {
         fireActions(action.eventTypes)
+    }
+
+    /// The events that left retention unfired since the last call, and why.
+    package mutating func takeRetired() -> [UnfiredEvent] {
+        defer { retired = [] }
+        return retired
     }
 
     /// Records how the delivery of a fired event ended.

@@ -1,6 +1,21 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Formats epoch milliseconds as ISO-8601 UTC (`2023-01-31T03:25:34.076Z`) with integer arithmetic,
 /// so no digit is lost to floating point and no calendar library is needed.
 package enum UTCTime {
+    /// The epoch milliseconds an ISO-8601 date names, with or without fractional seconds; nil when
+    /// the text is not one.
+    package static func parse(_ text: String) -> Milliseconds? {
+        for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
+            if let date = try? style.parse(text) { return Milliseconds((date.timeIntervalSince1970 * 1000).rounded()) }
+        }
+        return nil
+    }
+
     package static func format(_ milliseconds: Milliseconds) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)

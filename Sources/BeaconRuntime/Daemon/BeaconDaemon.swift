@@ -25,6 +25,8 @@ package actor BeaconDaemon: Service {
     /// Session init and metadata requests: a pool of their own, so they never wait behind beacon requests.
     private let metadataClient: any HTTPClient
     private let time: TimeSource
+    /// The audit's records, as kept (journal or memory): read by status and the telemetry reporter.
+    nonisolated let audit: AuditLog
     private let drainTimeout: Duration
     /// The seconds a `load` replies as `resumePosition`: its content's bookmark, if any.
     private let resumePosition: @Sendable (LoadOptions) async -> Double?
@@ -45,6 +47,7 @@ package actor BeaconDaemon: Service {
     ///     delay a metadata refresh. Without it, `client` sends them too.
     ///   - journal: opens the durable journal of deliveries and sessions; without it the daemon
     ///     keeps everything in memory.
+    ///   - stateDirectory: the directory of that journal, whose audit ``audit`` reads back.
     ///   - time: the monotonic instant every schedule is counted on and every wait sleeps on
     ///     (session init, metadata, retries, the drain timeout), and the wall clock for what is shown.
     ///   - random: every random draw (backoff jitter, macros).
@@ -59,6 +62,7 @@ package actor BeaconDaemon: Service {
         client: any HTTPClient,
         metadataClient: (any HTTPClient)? = nil,
         journal: (@Sendable () throws(JournalError) -> any BeaconJournal)? = nil,
+        stateDirectory: String? = nil,
         time: TimeSource = .system,
         random: any RandomNumberGenerator & Sendable,
         logger: Logger,
@@ -78,9 +82,10 @@ package actor BeaconDaemon: Service {
         let logs = DaemonLogs(logger, debugTracking: configuration.debugTracking)
         refusedLines = RefusedLineLog(logger: logs.input, time: time)
         let writer = JournalWriter(opener: journal, now: { time.now() }, logger: logs.journal, failed: { pump.timer.signal() })
+        audit = AuditLog(journal: writer, directory: stateDirectory, wallNow: { time.wallNow() })
         executor = DaemonExecutor(
             logger: logger, logs: logs, refusedLines: refusedLines, notifications: notifications, announce: announce, journal: writer,
-            delivery: DeliveryRunner(pump: pump, journal: writer, time: time))
+            audit: audit, delivery: DeliveryRunner(pump: pump, journal: writer, audit: audit, time: time))
         (stopRequests, stopInput) = AsyncStream.makeStream()
     }
 
@@ -108,7 +113,7 @@ package actor BeaconDaemon: Service {
                 self.stop()
             }
             for await _ in stopRequests { break }
-            step { core, now, _ in core.beginDrain(now: now) }
+            step { core, now, wallNow in core.beginDrain(now: now, wallNow: wallNow) }
             if await !executor.delivery.drains(within: drainTimeout) {
                 step { core, _, _ in core.drainTimedOut() }
             }
@@ -193,7 +198,7 @@ package actor BeaconDaemon: Service {
         if await journal.reopenIfDue(now: time.now()) {
             step { core, now, _ in core.journalReopened(now: now) }
         }
-        let nextWake = step { core, now, _ in core.timePassed(now: now) }
+        let nextWake = step { core, now, wallNow in core.timePassed(now: now, wallNow: wallNow) }
         return [nextWake, journal.status.nextOpenTime].compactMap { $0 }.min()
     }
 
@@ -207,7 +212,7 @@ package actor BeaconDaemon: Service {
             journalTriedWaiters = []
         }
         guard let restored = await journal.openForRestore() else { return }
-        step { core, now, _ in core.journalRestored(restored, now: now) }
+        step { core, now, wallNow in core.journalRestored(restored, now: now, wallNow: wallNow) }
     }
 
     // MARK: Status

@@ -14,12 +14,13 @@ struct DaemonExecutor {
     let announce: @Sendable (String) -> Void
     /// Deliveries and sessions on disk, written off the actor.
     let journal: JournalWriter
+    let audit: AuditLog
     /// The delivery loops: requests, their results, the timer and the journal's acknowledgements.
     let delivery: DeliveryRunner
 
     init(
         logger: Logger, logs: DaemonLogs, refusedLines: RefusedLineLog, notifications: DaemonNotificationHub,
-        announce: @escaping @Sendable (String) -> Void, journal: JournalWriter, delivery: DeliveryRunner
+        announce: @escaping @Sendable (String) -> Void, journal: JournalWriter, audit: AuditLog, delivery: DeliveryRunner
     ) {
         self.logger = logger
         self.logs = logs
@@ -27,6 +28,7 @@ struct DaemonExecutor {
         self.notifications = notifications
         self.announce = announce
         self.journal = journal
+        self.audit = audit
         self.delivery = delivery
     }
 
@@ -44,8 +46,10 @@ struct DaemonExecutor {
                 announce(line)
             case .wake(let effect, let isSettled):
                 waiters.wake(for: effect, isSettled: isSettled)
-            case .write(let effects):
-                delivery.carryOut(effects)
+            case .write(let effects, let records):
+                delivery.carryOut(effects, audit: records)
+            case .audit(let records):
+                audit.record(records)
             case .saveSnapshot(let snapshot):
                 journal.submit([], session: snapshot) { _ in }
             case .rewriteJournal(let deliveries, let snapshot):

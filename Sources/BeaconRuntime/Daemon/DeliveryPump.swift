@@ -6,7 +6,7 @@ import Synchronization
 /// timer (``Wakeup``) wakes the daemon when a retry falls due.
 final class DeliveryPump: Sendable {
     private let sender: Mutex<BeaconSender>
-    /// Whether the `beacons` reporter is enabled: when it is not, a batch is handled as in quiet mode.
+    /// Whether the `beacons` reporter is enabled: when it is not, a batch is sent nowhere, as in quiet mode.
     private let beaconsEnabled: @Sendable () -> Bool
     /// Deliveries whose request may leave now, a batch at a time.
     private let started: AsyncStream<[BeaconDelivery]>
@@ -43,7 +43,7 @@ final class DeliveryPump: Sendable {
         await withDiscardingTaskGroup { group in
             for await batch in started {
                 var sender = sender.withLock { $0 }
-                if !beaconsEnabled() { sender.quiet = true }
+                sender.beaconsDisabled = !beaconsEnabled()
                 group.addTask {
                     await sender.send(batch.map(\.sentURL)) { index, result in
                         // Reported under the URL as in the metadata: the one logs and history show, never an expanded [IFA].

@@ -9,24 +9,29 @@ struct DeliveryRunner: Sendable {
     /// Requests, their results and the retry timer.
     let pump: DeliveryPump
     let journal: JournalWriter
+    /// Keeps the audit records the journal did not write.
+    let audit: AuditLog
     /// Effects whose write the journal acknowledged, to report.
     let written = Handover<DeliveryEffects>()
     let time: TimeSource
     private let drained: AsyncStream<Void>
     private let drainedInput: AsyncStream<Void>.Continuation
 
-    init(pump: DeliveryPump, journal: JournalWriter, time: TimeSource) {
+    init(pump: DeliveryPump, journal: JournalWriter, audit: AuditLog, time: TimeSource) {
         self.pump = pump
         self.journal = journal
+        self.audit = audit
         self.time = time
         (drained, drainedInput) = AsyncStream.makeStream()
     }
 
-    /// Writes what the coordinator decided to the journal, whose acknowledgement starts the
-    /// requests (on the journal's thread, without the actor) and hands the effects over to be
-    /// reported: nothing says done or failed before the journal does, and nothing waits for the disk.
-    func carryOut(_ effects: DeliveryEffects) {
-        journal.submit(effects.persist) { [pump, written] _ in
+    /// Writes what the coordinator decided, with its audit records, to the journal, whose
+    /// acknowledgement starts the requests (on the journal's thread, without the actor) and hands
+    /// the effects over to be reported: nothing says done or failed before the journal does, and
+    /// nothing waits for the disk.
+    func carryOut(_ effects: DeliveryEffects, audit records: [AuditRecord]) {
+        journal.submit(effects.persist, audit: records) { [pump, written, audit] result in
+            audit.keep(records, unless: result)
             pump.start(effects.start)
             written.add(effects)
         }

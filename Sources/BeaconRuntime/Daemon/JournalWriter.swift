@@ -27,15 +27,22 @@ final class JournalWriter: Sendable {
     }
 
     private enum Job: Sendable {
-        case save([BeaconDelivery], SessionSnapshot?, Acknowledgement)
+        case save([BeaconDelivery], SessionSnapshot?, [AuditRecord], Acknowledgement)
+        /// The exporter's mark, which waits for a commit like a save and needs no acknowledgement.
+        case markAuditExported(Int64)
         case access(@Sendable (inout JournalAccess) -> Void)
     }
 
-    /// Saves merged into one transaction: each delivery's latest state, the latest snapshot.
+    /// Saves merged into one transaction: each delivery's latest state, the latest snapshot, the
+    /// audit records in order.
     private struct Commit {
         var deliveries: [BeaconDelivery.Key: BeaconDelivery] = [:]
         var snapshot: SessionSnapshot?
+        var audit: [AuditRecord] = []
+        var exportedThrough: Int64?
         var acknowledgements: [Acknowledgement] = []
+
+        var isEmpty: Bool { acknowledgements.isEmpty && exportedThrough == nil }
     }
 
     private struct Pending {
@@ -65,11 +72,21 @@ final class JournalWriter: Sendable {
 
     var status: Health { health.withLock { $0 } }
 
-    /// Writes `deliveries` and, when given, the session's snapshot with the next commit; then
-    /// calls `acknowledged` on the journal's thread. Without a journal it is called at once.
-    func submit(_ deliveries: [BeaconDelivery], session snapshot: SessionSnapshot? = nil, acknowledged: @escaping Acknowledgement) {
+    /// Writes `deliveries`, when given the session's snapshot, and the `audit` records with the
+    /// next commit; then calls `acknowledged` on the journal's thread. Without a journal it is
+    /// called at once.
+    func submit(
+        _ deliveries: [BeaconDelivery], session snapshot: SessionSnapshot? = nil, audit: [AuditRecord] = [],
+        acknowledged: @escaping Acknowledgement
+    ) {
         guard health.withLock({ $0.isConfigured }) else { return acknowledged(nil) }
-        enqueue(.save(deliveries, snapshot, acknowledged))
+        enqueue(.save(deliveries, snapshot, audit, acknowledged))
+    }
+
+    /// Writes the telemetry exporter's mark with the next commit.
+    func markAuditExported(through sequence: Int64) {
+        guard health.withLock({ $0.isConfigured }) else { return }
+        enqueue(.markAuditExported(sequence))
     }
 
     /// Writes as ``submit(_:session:acknowledged:)`` does and returns once it is acknowledged.
@@ -157,7 +174,7 @@ final class JournalWriter: Sendable {
                 var commit = Commit()
                 for job in jobs {
                     switch job {
-                    case .save(let deliveries, let snapshot, let acknowledged):
+                    case .save(let deliveries, let snapshot, let audit, let acknowledged):
                         // A snapshot of another session cannot share the transaction: one snapshot per save.
                         if let snapshot, let held = commit.snapshot, held.endpoints.sessionKey != snapshot.endpoints.sessionKey {
                             write(&commit, on: &access)
@@ -165,7 +182,10 @@ final class JournalWriter: Sendable {
                         commit.deliveries.reserveCapacity(commit.deliveries.count + deliveries.count)
                         for delivery in deliveries { commit.deliveries[delivery.key] = delivery }
                         if let snapshot { commit.snapshot = snapshot }
+                        commit.audit += audit
                         commit.acknowledgements.append(acknowledged)
+                    case .markAuditExported(let sequence):
+                        commit.exportedThrough = max(commit.exportedThrough ?? sequence, sequence)
                     case .access(let body):
                         write(&commit, on: &access)
                         body(&access)
@@ -188,12 +208,13 @@ final class JournalWriter: Sendable {
     }
 
     private func write(_ commit: inout Commit, on access: inout JournalAccess) {
-        guard !commit.acknowledgements.isEmpty else { return }
+        guard !commit.isEmpty else { return }
         let deliveries = Array(commit.deliveries.values)
         let snapshot = commit.snapshot
+        let audit = AuditChanges(records: commit.audit, exportedThrough: commit.exportedThrough)
         var result: Result<Void, JournalError>? = .success(())
-        if !deliveries.isEmpty || snapshot != nil {
-            result = access.use(now: now()) { journal throws(JournalError) in try journal.save(deliveries, session: snapshot) }
+        if !deliveries.isEmpty || snapshot != nil || !audit.isEmpty {
+            result = access.use(now: now()) { journal throws(JournalError) in try journal.save(deliveries, session: snapshot, audit: audit) }
         }
         publish(access)
         if case .failure(let error)? = result { callFailed(error, access) }

@@ -36,7 +36,7 @@ struct SessionRunner: Sendable {
             }
         } else {
             guard let endpoints = await initialize(wanted, settings: settings) else { return }
-            ready = await daemon.step { core, _, _ in core.sessionReady(endpoints, generation: generation) }
+            ready = await daemon.step { core, _, wallNow in core.sessionReady(endpoints, generation: generation, wallNow: wallNow) }
         }
         guard ready else { return }
         await MetadataPoller(client: client, time: time, maxResponseBytes: settings.maxMetadataBytes).run(
@@ -66,7 +66,9 @@ struct SessionRunner: Sendable {
             } catch {
                 failure = error
             }
-            let retryAt = await daemon.step { core, now, _ in core.initFailed(failure, mediaURL: mediaURL, generation: wanted.generation, now: now) }
+            let retryAt = await daemon.step { core, now, wallNow in
+                core.initFailed(failure, mediaURL: mediaURL, generation: wanted.generation, now: now, wallNow: wallNow)
+            }
             guard !Task.isCancelled, let retryAt else {
                 return nil
             }

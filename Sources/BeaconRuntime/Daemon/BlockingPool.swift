@@ -1,7 +1,8 @@
 import NIOPosix
 
-/// The reporters' file I/O (SQLite bookmarks, the media-analytics backlog synced to disk) runs on
-/// a thread of NIO's blocking pool: never on an actor, the cooperative pool or a reporter's task.
+/// File I/O off the daemon's journal thread (the reporters' SQLite bookmarks and media-analytics
+/// backlog, the audit's reads) runs on a thread of NIO's blocking pool: never on an actor, the
+/// cooperative pool or a reporter's task.
 enum BlockingPool {
     /// `body`'s value or error; `shutDown` when the pool no longer runs work (the process ends).
     static func run<Value: Sendable, Failure: Error>(
