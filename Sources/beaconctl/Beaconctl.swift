@@ -22,8 +22,8 @@ struct Beaconctl: AsyncParsableCommand {
             """,
         version: release.versionLine,
         subcommands: [
-            RunCommand.self, StatusCommand.self, EventsCommand.self, WatchCommand.self, SendCommand.self, ConfigCommand.self,
-            DemoCommand.self,
+            RunCommand.self, StatusCommand.self, EventsCommand.self, AuditCommand.self, WatchCommand.self, SendCommand.self,
+            ConfigCommand.self, DemoCommand.self,
         ]
     )
 }

@@ -37,3 +37,10 @@ package struct AuditQuery: Sendable, Equatable {
         return Array(matching.suffix(max(limit, 0)))
     }
 }
+
+/// The query as the `audit` control line carries it.
+extension AuditQuery: Codable {
+    enum CodingKeys: String, CodingKey {
+        case sessionID = "sessionId", adBreakID = "adBreakId", adID = "adId", event, since, outcome, limit
+    }
+}

@@ -92,7 +92,7 @@ package struct DaemonCore: Sendable {
             case .unload:
                 if core.supervisor.phase.hasSession { core.log(.session, .info, "unload") }
                 core.endSession(now: now, wallNow: wallNow)
-            case .status, .events, .reporter:
+            case .status, .events, .reporter, .audit:
                 break
             }
             return .done

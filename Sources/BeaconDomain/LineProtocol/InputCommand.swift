@@ -16,4 +16,7 @@ package enum InputCommand: Sendable, Equatable {
     /// Ask for the event history (`events`), or to have each new entry streamed as it is
     /// recorded (`events follow`), first the kept ones numbered after `after` when given.
     case events(follow: Bool, after: UInt64?)
+    /// Ask where the audit is kept, and for its records when the daemon keeps them in memory
+    /// (`audit`, or `audit` with a JSON ``AuditQuery``).
+    case audit(AuditQuery)
 }

@@ -34,6 +34,12 @@ package enum LineParser {
         case ("load", let argument?): return parseLoad(argument)
         case ("events", nil): return .success(.events(follow: false, after: nil))
         case ("events", let argument?): return parseEventsFollow(argument)
+        case ("audit", nil): return .success(.audit(AuditQuery()))
+        case ("audit", let argument?):
+            guard let query = try? JSONDecoder().decode(AuditQuery.self, from: Data(argument.utf8)) else {
+                return .failure(LineError("'audit' takes a JSON query such as {\"sessionId\": \"s1\", \"outcome\": \"not-fired\"}"))
+            }
+            return .success(.audit(query))
         case ("rate", let value?):
             guard let rate = Double(value), rate.isFinite, rate >= 0 else {
                 return .failure(LineError("rate '\(value.prefix(40))' is not a finite non-negative number"))

@@ -39,6 +39,7 @@ package struct ControlProtocol: Sendable {
             case .success(.events(follow: true, let after)): return .stream(events.follow(after: after))
             case .success(.events(follow: false, _)): return .line(events.reply().jsonLine())
             case .success(.status): return .line(await statusReport().jsonLine())
+            case .success(.audit(let query)): return .line(JSONLine.encode(daemon.audit.reply(to: query)))
             case .success(.reporter(let command)):
                 return .line(await reporters?.perform(command) ?? ControlReply.errorLine("this daemon runs no reporters"))
             case .success(let command):

@@ -68,10 +68,11 @@ final class AuditLog: Sendable {
         return (try? await read { reader throws(JournalError) in try reader.summary() }.get().exportedThrough) ?? 0
     }
 
-    /// The records `query` asks for, oldest first (the `audit` control command, without a state directory).
-    func records(_ query: AuditQuery) async -> Result<[AuditEntry], JournalError> {
-        guard isDurable else { return .success(memory.withLock { query.select($0.entries) }) }
-        return await read { reader throws(JournalError) in try reader.records(query) }
+    /// The `audit` control line's answer: the journal's directory, whose file `beaconctl audit`
+    /// reads itself, or the records in memory that `query` asks for.
+    func reply(to query: AuditQuery) -> AuditReply {
+        guard let directory else { return AuditReply(storage: "memory", records: memory.withLock { query.select($0.entries) }.map(\.record)) }
+        return AuditReply(storage: "journal", directory: directory)
     }
 
     func status() async -> Status {
