@@ -36,6 +36,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .systemLibrary(name: "CMalloc"),
         // The domain: the model, the metadata reader, matching, and every decision (delivery,
         // retries, session phases). No NIO, libcurl, SQLite or logging: it only decides.
@@ -46,7 +51,7 @@ let package = Package(
         // The edges, each behind a small protocol of the domain.
         .target(
             name: "BeaconHTTP",
-            dependencies: ["BeaconDomain", "CCurl"],
+            dependencies: ["BeaconDomain", "CCurl", "CZlib"],
             swiftSettings: strictSettings
         ),
         .target(

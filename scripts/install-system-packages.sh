@@ -14,6 +14,9 @@ fi
 if ! pkg-config --exists sqlite3 2>/dev/null; then
     missing+=(libsqlite3-dev)
 fi
+if ! pkg-config --exists zlib 2>/dev/null; then
+    missing+=(zlib1g-dev)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "installing: ${missing[*]}" >&2

@@ -1,8 +1,9 @@
 /// JSON written straight into bytes, for a document written often enough that JSONEncoder's
 /// generic, boxed encoding shows in a profile (the session snapshot, on every metadata change).
 ///
-/// It writes what it is told: objects, arrays, strings, integers and null. Strings are escaped
-/// as JSON requires (quote, backslash, control characters); other text stays as UTF-8.
+/// It writes what it is told: objects, arrays, strings, integers (also as strings), doubles,
+/// booleans and null. Strings are escaped as JSON requires (quote, backslash, control
+/// characters); other text stays as UTF-8.
 struct JSONBytes {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
@@ -61,17 +62,53 @@ struct JSONBytes {
     mutating func integer(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         // The magnitude as unsigned: Int64.min has no positive twin.
-        var magnitude = value.magnitude
-        let first = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[first...].reverse()
+        digits(value.magnitude)
+    }
+
+    /// A 64-bit integer as a JSON string (`"1700000000000000000"`), as proto3's JSON mapping
+    /// writes one: a reader that takes every number for a double (JavaScript) keeps 53 bits only.
+    mutating func integerString(_ value: Int64) {
+        bytes.append(UInt8(ascii: "\""))
+        integer(value)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// An unsigned 64-bit integer as a JSON string, as the signed one is written.
+    mutating func integerString(_ value: UInt64) {
+        bytes.append(UInt8(ascii: "\""))
+        digits(value)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The shortest decimal that reads back as `value` (`0.1`, `2.0`, `1e-07`). NaN and the
+    /// infinities, which JSON has no number for, are the strings `"NaN"`, `"Infinity"` and
+    /// `"-Infinity"`, as proto3's JSON mapping writes them.
+    mutating func number(_ value: Double) {
+        if value.isNaN {
+            string("NaN")
+        } else if value.isInfinite {
+            string(value < 0 ? "-Infinity" : "Infinity")
+        } else {
+            bytes.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    mutating func bool(_ value: Bool) {
+        bytes.append(contentsOf: Array((value ? "true" : "false").utf8))
     }
 
     mutating func null() {
         bytes.append(contentsOf: Array("null".utf8))
+    }
+
+    private mutating func digits(_ value: UInt64) {
+        var rest = value
+        let first = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[first...].reverse()
     }
 
     private mutating func separate() {
