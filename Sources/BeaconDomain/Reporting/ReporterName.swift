@@ -6,6 +6,8 @@ package enum ReporterName: String, Sendable, Equatable, Hashable, Codable, CaseI
     case mediaAnalytics = "media-analytics"
     /// The streaming service's session heartbeat (concurrency, bookmarks, blackouts, live events).
     case heartbeat
+    /// The audit and the daemon's metrics, pushed to an OpenTelemetry collector (OTLP/HTTP).
+    case telemetry
 
     package static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
