@@ -378,7 +378,7 @@ import Testing
             let first = try #require(try await rig.waitForHeartbeats(1).first)
             #expect(first.multiStream == true)
             let machineID = try #require(MachineID.text())
-            #expect(first.deviceID == HeartbeatDeviceID.derived(fromMachineID: machineID))
+            #expect(first.deviceID == MachineAppSpecificID.derived(fromMachineID: machineID, application: MachineAppSpecificID.heartbeat))
             #expect(first.deviceID?.contains(machineID.prefix(32)) == false)
         }
     }
@@ -386,10 +386,10 @@ import Testing
     /// The derived id is systemd's own application-specific id: `systemd-id128` prints the same.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-id128") && MachineID.text() != nil))
     func theDefaultDeviceIDIsSystemdsApplicationSpecificID() async throws {
-        let systemd = try await runProgram("/usr/bin/systemd-id128", ["machine-id", "--app-specific=\(HeartbeatDeviceID.applicationIDHex)"])
+        let systemd = try await runProgram("/usr/bin/systemd-id128", ["machine-id", "--app-specific=\(MachineAppSpecificID.applicationIDHex(MachineAppSpecificID.heartbeat))"])
         #expect(systemd.status == 0, "\(systemd.stderr)")
         let machineID = try #require(MachineID.text())
-        let derived = try #require(HeartbeatDeviceID.derived(fromMachineID: machineID))
+        let derived = try #require(MachineAppSpecificID.derived(fromMachineID: machineID, application: MachineAppSpecificID.heartbeat))
         #expect(systemd.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == derived)
     }
 

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// The box's machine id, as systemd keeps it: read only to derive the heartbeat's device id
-/// (``HeartbeatDeviceID``), never sent or logged as it is.
+/// (``MachineAppSpecificID``), never sent or logged as it is.
 package enum MachineID {
     package static let path = "/etc/machine-id"
 

@@ -4,9 +4,9 @@ import Testing
 /// The heartbeat's default device id: systemd's application-specific id of the machine id, never
 /// the machine id, and nothing for a text that is no machine id. The vectors were checked against
 /// `systemd-id128 machine-id --app-specific=b2a6c5b66a9c77a8c9b73f22d2b7d310` (systemd 252).
-@Suite(.timeLimit(.minutes(2))) struct HeartbeatDeviceIDTests {
+@Suite(.timeLimit(.minutes(2))) struct MachineAppSpecificIDTests {
     @Test func theApplicationIDIsTheHashOfTheHeartbeatsName() {
-        #expect(HeartbeatDeviceID.applicationIDHex == "b2a6c5b66a9c77a8c9b73f22d2b7d310")
+        #expect(MachineAppSpecificID.applicationIDHex(MachineAppSpecificID.heartbeat) == "b2a6c5b66a9c77a8c9b73f22d2b7d310")
     }
 
     @Test(arguments: [
@@ -16,13 +16,13 @@ import Testing
         ("0123456789ABCDEF0123456789ABCDEF", "e883603aafbe42af9005cca3d8cb3900"),
     ])
     func derivesSystemdsApplicationSpecificID(machineID: String, deviceID: String) throws {
-        let derived = try #require(HeartbeatDeviceID.derived(fromMachineID: machineID))
+        let derived = try #require(MachineAppSpecificID.derived(fromMachineID: machineID, application: MachineAppSpecificID.heartbeat))
         #expect(derived == deviceID)
         #expect(!derived.contains(machineID.lowercased().prefix(32)))
     }
 
     @Test func theIDIsAVersion4UUID() throws {
-        let derived = Array(try #require(HeartbeatDeviceID.derived(fromMachineID: "0123456789abcdef0123456789abcdef")).utf8)
+        let derived = Array(try #require(MachineAppSpecificID.derived(fromMachineID: "0123456789abcdef0123456789abcdef", application: MachineAppSpecificID.heartbeat)).utf8)
         #expect(derived.count == 32)
         #expect(derived[12] == UInt8(ascii: "4"))
         #expect([UInt8]("89ab".utf8).contains(derived[16]))
@@ -33,7 +33,7 @@ import Testing
         "0123456789abcdef0123456789abcdef0\n", "0123456789abcdef0123456789abcdeg\n", "0123456789abcdef 0123456789abcdef\n",
     ])
     func aTextThatIsNoMachineIDGivesNoID(machineID: String) {
-        #expect(HeartbeatDeviceID.derived(fromMachineID: machineID) == nil)
+        #expect(MachineAppSpecificID.derived(fromMachineID: machineID, application: MachineAppSpecificID.heartbeat) == nil)
     }
 
     @Test func theSettingWinsOverTheMachineID() {

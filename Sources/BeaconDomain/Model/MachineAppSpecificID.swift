@@ -1,29 +1,36 @@
-/// The box's id as the heartbeat sends it when `device-id` is not set: stable across reboots and
-/// reinstalls, yet never the machine id itself, which systemd asks applications to keep private.
+/// An id of the box for one use, stable across reboots and reinstalls, yet never the machine id
+/// itself, which systemd asks applications to keep private: the heartbeat's device id, the
+/// telemetry's `service.instance.id`.
 ///
 /// It is systemd's application-specific id (`sd_id128_get_machine_app_specific`): HMAC-SHA256
 /// keyed with the machine id's 16 bytes over an application id, cut to 16 bytes and marked as a
 /// version 4 UUID. One-way, and a different id than any other application derives from the same
 /// box, so it cannot be joined with them. `systemd-id128 machine-id --app-specific=<applicationID>`
 /// prints the same id.
-package enum HeartbeatDeviceID {
-    /// The application id: the first 16 bytes of SHA-256 of `beaconctl-heartbeat`.
-    package static let applicationID = Array(SHA256.digest(Array("beaconctl-heartbeat".utf8)).prefix(16))
+package enum MachineAppSpecificID {
+    /// The application id of `name`: the first 16 bytes of its SHA-256.
+    package static func applicationID(_ name: String) -> [UInt8] {
+        Array(SHA256.digest(Array(name.utf8)).prefix(16))
+    }
 
-    /// The id derived from the text of `/etc/machine-id` (32 hex digits and a newline), as 32
-    /// lowercase hex digits; nil when the text is no machine id (empty, `uninitialized`, all zeros).
-    package static func derived(fromMachineID text: String) -> String? {
+    /// The heartbeat's application: its ids are those earlier releases sent.
+    package static let heartbeat = "beaconctl-heartbeat"
+
+    /// The id of application `name` derived from the text of `/etc/machine-id` (32 hex digits and
+    /// a newline), as 32 lowercase hex digits; nil when the text is no machine id (empty,
+    /// `uninitialized`, all zeros).
+    package static func derived(fromMachineID text: String, application name: String) -> String? {
         let words = text.split(whereSeparator: \.isWhitespace)
         guard words.count == 1, let machineID = bytes(ofHex: words[0]), machineID.count == 16, machineID.contains(where: { $0 != 0 })
         else { return nil }
-        var id = Array(SHA256.hmac(key: machineID, message: applicationID).prefix(16))
+        var id = Array(SHA256.hmac(key: machineID, message: applicationID(name)).prefix(16))
         id[6] = id[6] & 0x0F | 0x40
         id[8] = id[8] & 0x3F | 0x80
         return hex(id)
     }
 
     /// The application id as `systemd-id128 --app-specific=` takes it.
-    package static var applicationIDHex: String { hex(applicationID) }
+    package static func applicationIDHex(_ name: String) -> String { hex(applicationID(name)) }
 
     private static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
