@@ -31,23 +31,30 @@ demo: build
 #   which run on that pool too, answered late or timed out;
 # - end-to-end: the real binary, at most E2E_WIDTH tests at once.
 # The tests also drive the real binary through a pseudo-terminal (python3) and check the systemd
-# unit (systemd-analyze) and the package (dpkg-deb) with the tools a Debian box has. Last, the
+# unit (systemd-analyze) and the package (dpkg-deb) with the tools a Debian box has. End-to-end
+# tests that export OTLP post to a collector double that parses with the official OTLP
+# definitions, from PyPI into a venv of its own (scripts/otlp-venv.sh): the end-to-end step is
+# told its interpreter (BEACONCTL_OTLP_PYTHON), so that a double that cannot start fails those
+# tests instead of skipping them. Last, the double's own tests (scripts/otlp-collector), the
 # rules of these scripts themselves (scripts/tests), that every test suite has a time limit, that
 # the domain takes no lock, makes no stream, task or thread and never sleeps, that each target
 # imports only what Package.swift declares for it, and that no two folders of Sources/ name each
 # other's types (ARCHITECTURE.md draws the arrows).
 TEST_STEP := python3 scripts/test-step.py
 SWEEPS := /Sweeps/
+OTLP_PYTHON := $(CURDIR)/.build/otlp-venv/bin/python
 test: system-packages
 	@scripts/install-system-packages.sh python3
 	@mkdir -p .build
+	@scripts/otlp-venv.sh
 	$(SWIFT) build --build-tests 2>&1 | tee $(BUILD_LOG)
 	@if grep -E '/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:' $(BUILD_LOG); then \
 		echo "error: the build has warnings in our code" >&2; exit 1; fi
 	$(TEST_STEP) unit 600 $(SWIFT) test --skip-build --filter '^UnitTests\.' --skip '$(SWEEPS)'
 	$(TEST_STEP) sweeps 600 $(SWIFT) test --skip-build --filter '$(SWEEPS)'
 	$(TEST_STEP) end-to-end 1200 env SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(E2E_WIDTH) \
-		$(SWIFT) test --skip-build --filter '^EndToEndTests\.'
+		BEACONCTL_OTLP_PYTHON=$(OTLP_PYTHON) $(SWIFT) test --skip-build --filter '^EndToEndTests\.'
+	$(OTLP_PYTHON) -m unittest discover -s scripts/otlp-collector
 	python3 -m unittest discover -s scripts/tests
 	python3 scripts/check-test-suites.py
 	python3 scripts/check-domain.py

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages beaconctl builds against, only when they are missing.
-# Arguments name further commands to install (each from the Debian package of that name), e.g. `wrk`.
+# Arguments name further commands to install (each from the Debian package of that name), e.g. `wrk`,
+# or python3-venv: what `python3 -m venv` needs beside python3 (Debian ships ensurepip apart).
 set -euo pipefail
 
 missing=()
 for tool in "$@"; do
-    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+    case "$tool" in
+        python3-venv) python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv) ;;
+        *) command -v "$tool" >/dev/null 2>&1 || missing+=("$tool") ;;
+    esac
 done
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists libcurl 2>/dev/null; then

@@ -19,8 +19,7 @@ final class BeaconSink: Sendable {
 
     private struct State {
         var server: HTTPServer?
-        /// While down: a socket bound to the port without listening, so that connections are
-        /// refused and no other test's server, started meanwhile, gets the port.
+        /// While down: the port, held (``PortHold``).
         var hold: Int32?
         var received: [Received] = []
         var answer: Answer = { _, _ in .status(204) }
@@ -61,7 +60,7 @@ final class BeaconSink: Sendable {
         }
         guard let server else { return }
         await server.stop()
-        let hold = Self.hold(port: port)
+        let hold = PortHold.take(port: port)
         storage.state.withLock { $0.hold = hold }
     }
 
@@ -81,26 +80,6 @@ final class BeaconSink: Sendable {
         let storage = storage
         let server = try await HTTPServer.start(port: port) { await storage.handle($0) }
         storage.state.withLock { $0.server = server }
-    }
-
-    /// A TCP socket bound to 127.0.0.1:`port` that never listens; nil when the bind failed.
-    private static func hold(port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else {
-            close(fd)
-            return nil
-        }
-        return fd
     }
 
     /// From now on, requests are answered by `answer`.

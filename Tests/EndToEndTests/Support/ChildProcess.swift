@@ -209,7 +209,10 @@ final class StreamBuffer: Sendable {
     /// Starts reading a stream started `.paused`.
     func resume() { reading.signal() }
 
-    var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
+    var text: String { String(decoding: contents, as: UTF8.self) }
+
+    /// Every byte so far, for output that is not text.
+    var contents: [UInt8] { bytes.withLock { $0 } }
 
     /// Complete lines so far.
     var lines: [String] {

@@ -13,12 +13,18 @@ enum RawHTTP {
         }
     }
 
-    /// Sends `METHOD target` with `Connection: close` and reads the response to its end.
-    static func request(_ method: String, _ target: String, port: Int) async throws -> Response {
-        let request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
+    /// Sends `METHOD target` with `Connection: close`, `headers` and `body` (with its Content-Length
+    /// when there is one), and reads the response to its end.
+    static func request(
+        _ method: String, _ target: String, port: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []
+    ) async throws -> Response {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for header in headers { head += "\(header.name): \(header.value)\r\n" }
+        if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
+        let payload = Array((head + "\r\n").utf8) + body
         let raw = try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result { try blockingExchange(port: port, payload: Array(request.utf8)) })
+                continuation.resume(with: Result { try blockingExchange(port: port, payload: payload) })
             }.start()
         }
         return try parse(raw, method: method)
