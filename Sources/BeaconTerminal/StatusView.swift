@@ -42,6 +42,7 @@ package enum StatusView {
         let waiting = report.deliveries.count { !$0.state.isFinished }
         if waiting > 0 { lines.append(field("backlog", "\(waiting) beacon deliveries due or in flight")) }
         lines.append(field("journal", journal(report.journal, errors: counters.journalErrors)))
+        if let audit = report.audit { lines.append(field("audit", Self.audit(audit))) }
         var metadata = "\(counters.metadataFetches) fetches   \(counters.metadataErrors) errors"
         if report.metadataFailures > 0 {
             metadata += "   \(report.metadataFailures) failed in a row\(nextTry(report.nextMetadataAt))"
@@ -100,6 +101,13 @@ package enum StatusView {
         if let next = delivery.nextAttemptAt { text += "   next \(UTCTime.format(next))" }
         if let error = delivery.lastError { text += "   \(error)" }
         return text + "   " + delivery.url + (delivery.sentURL == delivery.url ? "" : "   sent as " + delivery.sentURL)
+    }
+
+    static func audit(_ audit: AuditStatus) -> String {
+        if let problem = audit.problem { return "\(audit.storage), unreadable: \(problem)" }
+        let kept = audit.storage == "memory" ? "in memory (no state directory), lost at exit" : "in the journal"
+        let dropped = audit.dropped == 0 ? "" : ", \(audit.dropped) oldest dropped (\(audit.droppedUnexported) never exported)"
+        return "\(audit.records) records, \(audit.bytes / 1024) KiB, \(kept)\(dropped)"
     }
 
     static func journal(_ journal: StatusReport.Journal, errors: Int) -> String {

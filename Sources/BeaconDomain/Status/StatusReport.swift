@@ -48,8 +48,10 @@ package struct StatusReport: Sendable, Equatable, Codable {
     package var contentPosition: Milliseconds?
     /// The ad break and ad the playhead is in, with its offsets inside them (ms); nil in the content.
     package var adPlacement: AdPlacement?
-    /// Every reporter (beacons, media-analytics, heartbeat), configured or not, in that order.
+    /// Every reporter (beacons, media-analytics, heartbeat, telemetry), configured or not, in that order.
     package var reporters: [ReporterStatus]
+    /// Where the audit is kept and how much of it.
+    package var audit: AuditStatus?
 
     package init(
         apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
@@ -210,7 +212,7 @@ package struct StatusReport: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case apiLevel, version, state, session, playhead, lastTickAt, lastMetadataAt, dataRange, adBreaks, counters, lastError
         case metadataFailures, nextMetadataAt, initFailures, nextInitAt, deliveries, journal
-        case timeline, contentPosition, adPlacement, reporters
+        case timeline, contentPosition, adPlacement, reporters, audit
     }
 
     package init(from decoder: any Decoder) throws {
@@ -237,6 +239,7 @@ package struct StatusReport: Sendable, Equatable, Codable {
         contentPosition = try container.decodeIfPresent(Milliseconds.self, forKey: .contentPosition)
         adPlacement = try container.decodeIfPresent(AdPlacement.self, forKey: .adPlacement)
         reporters = try container.decodeIfPresent([ReporterStatus].self, forKey: .reporters) ?? []
+        audit = try container.decodeIfPresent(AuditStatus.self, forKey: .audit)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -263,6 +266,7 @@ package struct StatusReport: Sendable, Equatable, Codable {
         try container.encode(contentPosition, forKey: .contentPosition)
         try container.encode(adPlacement, forKey: .adPlacement)
         try container.encode(reporters, forKey: .reporters)
+        try container.encodeIfPresent(audit, forKey: .audit)
     }
 
     /// The timeline times are shown on: program date time until a document says otherwise.

@@ -20,6 +20,10 @@ package struct DaemonRuntime: Sendable {
         /// The state directory of the journal, locked before each opening; nil keeps everything in memory.
         package var stateDirectory: StateDirectoryLock?
         package var metricsAddress: MetricsAddress?
+        /// The telemetry reporter exports the metrics: they are recorded even without `/metrics`.
+        package var exportsMetrics = false
+        /// The audit's bounds in the journal.
+        package var auditBounds = AuditBounds.standard
         /// Where systemd's `NOTIFY_SOCKET` and `WATCHDOG_USEC` are read; without them, no systemd.
         package var environment: [String: String] = [:]
         /// Receives the session's JSON line when a session is ready.
@@ -68,7 +72,9 @@ package struct DaemonRuntime: Sendable {
         // Its own connections: beacon requests holding the metadata host's never delay a refresh.
         let metadataClient = CurlHTTPClient(configuration: options.http)
         let events = EventHistoryRecorder(now: { time.wallNow() })
-        let metrics = options.metricsAddress.map { _ in MetricsEndpoint() }
+        // The registry also feeds the telemetry reporter's metrics, with or without /metrics served.
+        let metrics = options.metricsAddress != nil || options.exportsMetrics ? MetricsEndpoint() : nil
+        let telemetry = TelemetrySources()
         let environment = options.environment
         let notifier = NotifySocket(environment: environment).map { notifySocket in
             SystemdNotifier(
@@ -93,28 +99,33 @@ package struct DaemonRuntime: Sendable {
                         ReporterContext(
                             client: reporterClient, time: time, random: random, state: reporterState, logger: Logger(label: "reporter"),
                             version: options.configuration.version, drainTimeout: options.configuration.drainTimeout,
-                            bookmarks: bookmarks, publish: hub.publish))
+                            bookmarks: bookmarks, telemetry: telemetry, publish: hub.publish))
                 })
         let privacy = PrivacyStatusKeeper(state: reporterState, logger: logger)
         privacy.restore(to: reporters.subscribers)
         hub.subscribe((outputs + [privacy]).compactMap { $0 } + reporters.subscribers + options.subscribers)
-        let maxAge = options.configuration.beaconMaxAge.milliseconds
+        let (maxAge, auditBounds) = (options.configuration.beaconMaxAge.milliseconds, options.auditBounds)
         var journal: (@Sendable () throws(JournalError) -> any BeaconJournal)?
         if let lock = options.stateDirectory {
             journal = { () throws(JournalError) in
                 do throws(StateDirectoryLockError) { try lock.acquire() } catch { throw JournalError(reason: error.description) }
-                return try SQLiteBeaconJournal(directory: lock.directory, time: time, beaconMaxAge: maxAge)
+                return try SQLiteBeaconJournal(directory: lock.directory, time: time, beaconMaxAge: maxAge, auditBounds: auditBounds)
             }
         }
         let daemon = BeaconDaemon(
-            configuration: options.configuration, client: client, metadataClient: metadataClient, journal: journal, time: time,
+            configuration: options.configuration, client: client, metadataClient: metadataClient, journal: journal,
+            stateDirectory: options.stateDirectory?.directory, time: time,
             random: random, logger: logger, announce: options.announce, notifications: hub, logLinesDropped: { logOutput.droppedLines },
             resumePosition: { [keeper = BookmarkKeeper(bookmarks)] in await keeper.resumePosition(for: $0.heartbeat) },
             beaconsEnabled: { beacons.isEnabled })
         self.daemon = daemon
         self.reporters = reporters
         self.privacy = privacy
-        self.lines = ControlProtocol(daemon: daemon, events: events, reporters: reporters, player: player)
+        let lines = ControlProtocol(daemon: daemon, events: events, reporters: reporters, player: player)
+        self.lines = lines
+        telemetry.bind(audit: daemon.audit) { [metrics] in
+            String(decoding: await metrics?.exposition(status: lines.statusReport) ?? [], as: UTF8.self)
+        }
         self.events = events
         self.metrics = metrics
         self.notifier = notifier

@@ -25,6 +25,7 @@ package struct ControlProtocol: Sendable {
     package func statusReport() async -> StatusReport {
         var report = await daemon.statusReport()
         report.reporters = await reporters?.statuses() ?? []
+        report.audit = await daemon.audit.status()
         return report
     }
 

@@ -7,19 +7,6 @@ import Synchronization
 /// Reads of the journal's audit (the telemetry exporter's next batch, status) take a read-only
 /// connection of their own on NIO's blocking pool, so they never wait for a commit nor hold one up.
 final class AuditLog: Sendable {
-    /// What status shows of the audit.
-    struct Status: Sendable, Equatable {
-        /// `journal` (the state directory's SQLite file) or `memory`.
-        var storage: String
-        var records: Int
-        var bytes: Int
-        /// Records dropped to stay within the bounds, and those of them never exported.
-        var dropped: Int
-        var droppedUnexported: Int
-        /// Why the journal's audit could not be read, if it could not.
-        var problem: String?
-    }
-
     private let journal: JournalWriter
     private let directory: String?
     private let memory: Mutex<AuditRing>
@@ -75,21 +62,21 @@ final class AuditLog: Sendable {
         return AuditReply(storage: "journal", directory: directory)
     }
 
-    func status() async -> Status {
+    func status() async -> AuditStatus {
         guard isDurable else {
             return memory.withLock { ring in
-                Status(
+                AuditStatus(
                     storage: "memory", records: ring.entries.count, bytes: ring.bytes, dropped: ring.dropped,
                     droppedUnexported: ring.droppedUnexported)
             }
         }
         switch await read({ reader throws(JournalError) in try reader.summary() }) {
         case .success(let summary):
-            return Status(
+            return AuditStatus(
                 storage: "journal", records: summary.records, bytes: summary.bytes, dropped: summary.dropped,
                 droppedUnexported: summary.droppedUnexported)
         case .failure(let error):
-            return Status(storage: "journal", records: 0, bytes: 0, dropped: 0, droppedUnexported: 0, problem: error.reason)
+            return AuditStatus(storage: "journal", problem: error.reason)
         }
     }
 

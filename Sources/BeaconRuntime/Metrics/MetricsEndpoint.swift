@@ -28,8 +28,14 @@ package struct MetricsEndpoint: Sendable {
     /// every other method or path gets 404.
     package func respond(to request: HTTPServer.Request, status: () async -> StatusReport) async -> HTTPServer.Response {
         guard request.method == "GET", request.path == Self.path else { return .status(404) }
+        return HTTPServer.Response(status: 200, headers: [("Content-Type", Self.contentType)], body: await exposition(status: status))
+    }
+
+    /// The exposition as a scrape gets it, the gauges refreshed from `status`: also what the
+    /// telemetry reporter exports.
+    package func exposition(status: () async -> StatusReport) async -> [UInt8] {
         metrics.observe(await status(), now: now())
-        return HTTPServer.Response(status: 200, headers: [("Content-Type", Self.contentType)], body: registry.emitToBuffer())
+        return registry.emitToBuffer()
     }
 
     /// Starts serving on `address`; the server runs until stopped.

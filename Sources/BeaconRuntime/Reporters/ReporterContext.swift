@@ -16,13 +16,15 @@ package struct ReporterContext: Sendable {
     package var drainTimeout: Duration
     /// Where the heartbeat keeps each content's last bookmark (the journal's directory).
     package var bookmarks: any BookmarkStore
+    /// What the telemetry reporter reads once the daemon is built: the audit, the metrics.
+    package var telemetry: TelemetrySources
     /// Publishes on the daemon's hub what a reporter decided (what the player was told), for the
     /// outputs (the event history, metrics, the player's channel); the reporters pass over it.
     package var publish: @Sendable (DaemonNotification) -> Void
 
     package init(
         client: any HTTPClient, time: TimeSource, random: any RandomNumberGenerator & Sendable, state: any ReporterStateStore, logger: Logger, version: String, drainTimeout: Duration,
-        bookmarks: any BookmarkStore, publish: @escaping @Sendable (DaemonNotification) -> Void
+        bookmarks: any BookmarkStore, telemetry: TelemetrySources = TelemetrySources(), publish: @escaping @Sendable (DaemonNotification) -> Void
     ) {
         self.client = client
         self.time = time
@@ -32,6 +34,7 @@ package struct ReporterContext: Sendable {
         self.version = version
         self.drainTimeout = drainTimeout
         self.bookmarks = bookmarks
+        self.telemetry = telemetry
         self.publish = publish
     }
 }
