@@ -27,6 +27,8 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
         static let journalAvailable = "beaconctl_journal_available"
         static let logLinesDropped = "beaconctl_log_lines_dropped_total"
         static let playbackErrors = "beaconctl_playback_errors_total"
+        static let auditRecords = "beaconctl_audit_records"
+        static let auditRecordsDropped = "beaconctl_audit_records_dropped"
     }
 
     private let factory: any MetricsFactory
@@ -46,6 +48,8 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
     private let metadataAge: AbsentWhenUnknownGauge
     private let lastTickAge: AbsentWhenUnknownGauge
     private let logLinesDropped: Counter
+    private let auditRecords: Gauge
+    private let auditRecordsDropped: Gauge
     private let reporters: ReporterMetrics
     /// The status's count of dropped log lines at the last scrape: the counter grows by the difference.
     private let logLinesDroppedSeen = Mutex(0)
@@ -72,6 +76,8 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
         metadataAge = AbsentWhenUnknownGauge(label: Name.metadataAge, factory: factory)
         lastTickAge = AbsentWhenUnknownGauge(label: Name.lastTickAge, factory: factory)
         logLinesDropped = Counter(label: Name.logLinesDropped, factory: factory)
+        auditRecords = Gauge(label: Name.auditRecords, factory: factory)
+        auditRecordsDropped = Gauge(label: Name.auditRecordsDropped, factory: factory)
         reporters = ReporterMetrics(factory: factory)
     }
 
@@ -122,6 +128,10 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
             return report.counters.logLinesDropped - seen
         }
         if newlyDropped > 0 { logLinesDropped.increment(by: newlyDropped) }
+        if let audit = report.audit {
+            auditRecords.record(audit.records)
+            auditRecordsDropped.record(audit.dropped)
+        }
         reporters.observe(report.reporters)
     }
 
