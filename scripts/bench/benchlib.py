@@ -197,6 +197,22 @@ def standard_ad(ad_id, start, duration, url):
     return (ad_id, start, duration, events)
 
 
+def burst_ads(sink, hosts, beacons, start):
+    """Ads of 10 events each, `beacons` signaling URLs in all spread over `hosts`, every event
+    within 13 s of `start`: played already when a late refresh brings them, so all due at once."""
+    per_ad = 10
+    ads = []
+    for ad in range((beacons + per_ad - 1) // per_ad):
+        ad_start = start + 100 * (ad % 100)
+        events = []
+        for slot in range(min(per_ad, beacons - ad * per_ad)):
+            number = ad * per_ad + slot
+            url = sink.url(f"/beacon?n={number}", hosts[number % len(hosts)])
+            events.append((PLAYBACK_TYPES[slot], ad_start + 200 * slot, 0, [url]))
+        ads.append((f"ad-{ad}", ad_start, 30_000, events))
+    return ads
+
+
 class Daemon:
     """`beaconctl run` with a private control socket and journal, stdin piped, stderr to a file."""
 

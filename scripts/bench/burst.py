@@ -22,7 +22,7 @@ import statistics
 import tempfile
 import time
 
-from benchlib import PLAYBACK_TYPES, PROGRAM_START, Daemon, Sink, binary_path, cpu_milliseconds, document, emit, log
+from benchlib import PROGRAM_START, Daemon, Sink, binary_path, burst_ads, cpu_milliseconds, document, emit, log
 
 
 async def burst(binary, beacons, host_count):
@@ -41,16 +41,7 @@ async def burst(binary, beacons, host_count):
             await daemon.write_line(json.dumps({"playhead": start + 250 * step, "at": at + 250 * step}))
             ticks += 1
         await daemon.wait_until(lambda status: status["counters"]["ticks"] >= ticks, 10, "ticks")
-        per_ad = 10
-        ads = []
-        for ad in range((beacons + per_ad - 1) // per_ad):
-            ad_start = start + 100 * (ad % 100)
-            events = []
-            for slot in range(min(per_ad, beacons - ad * per_ad)):
-                number = ad * per_ad + slot
-                url = sink.url(f"/beacon?n={number}", hosts[number % host_count])
-                events.append((PLAYBACK_TYPES[slot], ad_start + 200 * slot, 0, [url]))
-            ads.append((f"ad-{ad}", ad_start, 30_000, events))
+        ads = burst_ads(sink, hosts, beacons, start)
         sink.reset_counts()
         cpu_before = cpu_milliseconds(daemon.process.pid)
         served_before = len(service.metadata_served)
