@@ -11,8 +11,6 @@ package struct DeliveryEffects: Sendable, Equatable {
     /// Firings whose every signaling URL finished: the tracking event's reporting state.
     package var finished: [FinishedFiring] = []
     package var counters = Counters()
-    /// The audit's records of these decisions: written in the same transaction as `persist`.
-    package var audit: [AuditRecord] = []
     /// When time alone lets a waiting delivery start: the earliest backoff end after the instant
     /// these effects were decided at, reckoned at that same instant so a retry falling due in
     /// between is never passed over. Nil when only a finishing request can start what waits.
