@@ -43,7 +43,7 @@ struct RunCommand: AsyncParsableCommand {
               status   (replies with the status JSON)
               events | events follow [N]   (the event history; on the socket, follow streams new entries)
               reporter list | reporter enable NAME | reporter disable NAME
-                (NAME: beacons, media-analytics, heartbeat; disabled, beacons are computed and not sent)
+                (NAME: beacons, media-analytics, heartbeat, telemetry; disabled, beacons are computed and not sent)
 
             Every beacon delivery and the session are journaled in --state-dir: after a restart, a 'load' of \
             the same session (or --media-url) resumes it, and beacons still due are sent; none is sent twice, \
@@ -81,6 +81,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var heartbeat: HeartbeatSettingsOptions
 
+    @OptionGroup var telemetry: TelemetrySettingsOptions
+
     func run() async throws {
         // A reader gone (a control client mid-reply, a closed stdout) is an error to handle, never the end.
         signal(SIGPIPE, SIG_IGN)
@@ -92,6 +94,7 @@ struct RunCommand: AsyncParsableCommand {
         var flags = options.layer(socket: socket.socket)
         mediaAnalytics.add(to: &flags)
         heartbeat.add(to: &flags)
+        telemetry.add(to: &flags)
         let loaded: SettingsLoader.Loaded
         do {
             loaded = try SettingsLoader.load(flags: flags, configFile: options.config.map { ($0, "flag --config") }, environment: environment)
@@ -121,6 +124,8 @@ struct RunCommand: AsyncParsableCommand {
         runtimeOptions.environment = environment
         runtimeOptions.announce = StandardOutput.writeLine
         runtimeOptions.reporters = DaemonRuntime.reporters(configuredBy: settings)
+        runtimeOptions.exportsMetrics = settings.telemetry.isConfigured
+        runtimeOptions.auditBounds = settings.auditBounds
         LargeAllocations.keepOnOwnPages()
         let runtime = DaemonRuntime(runtimeOptions, logOutput: logOutput)
         let daemon = runtime.daemon

@@ -60,6 +60,15 @@ struct SettingsOptions: ParsableArguments {
     @Flag(name: .customLong("is-init-request"), inversion: .prefixedNo, help: settingHelp("Harmonic session init starts with a POST to the media URL (default on); --no-is-init-request skips it for a service that does not take it.", .isInitRequest))
     var isInitRequest: Bool?
 
+    @Option(name: .customLong("instance"), help: settingHelp("This daemon's name among several on one box (the templated unit's instance); the telemetry's instance id derives from it (default: default).", .instance, valueName: "name"))
+    var instance: String?
+
+    @Option(name: .customLong("audit-max-age"), help: settingHelp("Seconds the audit keeps a record (default 604800: 7 days, at most 90 days).", .auditMaxAge, valueName: "seconds"))
+    var auditMaxAge: String?
+
+    @Option(name: .customLong("audit-max-size"), help: settingHelp("The audit's size at most, in bytes or KiB, MiB, GiB (default 32MiB).", .auditMaxSize, valueName: "bytes"))
+    var auditMaxSize: String?
+
     /// The settings given as flags; `socket` is the shared `--socket` option.
     func layer(socket: String?) -> SettingsLayer {
         var layer = SettingsLayer(source: .flag)
@@ -67,7 +76,7 @@ struct SettingsOptions: ParsableArguments {
             (.mediaURL, mediaURL), (.trackingURL, trackingURL), (.socket, socket), (.metadataInterval, metadataInterval),
             (.retention, retention), (.drainTimeout, drainTimeout), (.stateDir, stateDir), (.beaconMaxAge, beaconMaxAge),
             (.httpTimeout, httpTimeout), (.logLevel, logLevel), (.metricsAddress, metricsAddress), (.ifa, ifa), (.ifaType, ifaType),
-            (.dialect, dialect),
+            (.dialect, dialect), (.instance, instance), (.auditMaxAge, auditMaxAge), (.auditMaxSize, auditMaxSize),
         ]
         for case (let key, let text?) in texts { layer.values[key] = .text(text) }
         for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking), (.limitAdTracking, limitAdTracking), (.isInitRequest, isInitRequest)] { layer.values[key] = .boolean(flag) }

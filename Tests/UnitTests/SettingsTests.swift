@@ -263,7 +263,10 @@ import Testing
                     .mediaAnalyticsOfflineEnabled: .boolean(false), .heartbeatEndpoint: .text("http://h.test"),
                     .heartbeatConcurrencyEndpoint: .text("http://h.test/c"), .heartbeatSyncInterval: .text("0.5"),
                     .heartbeatMaxAllowedFailures: .text("4"), .heartbeatPostSlateDuration: .text("1.5"), .heartbeatDeviceID: .text("d1"),
-                    .heartbeatHeaders: .text("X-A: 1; X-B: \"q\""),
+                    .heartbeatHeaders: .text("X-A: 1; X-B: \"q\""), .instance: .text("pip"), .auditMaxAge: .text("3600.5"),
+                    .auditMaxSize: .text("2MiB"), .telemetryEndpoint: .text("http://o.test:4318"), .telemetryHeaders: .text("K: \"v\""),
+                    .telemetryExportInterval: .text("1.5"), .telemetryLogInterval: .text("3"), .telemetryBatchSize: .text("9"),
+                    .telemetryResourceAttributes: .text("a.b=\"c\""), .telemetryCompression: .text("none"),
                 ])
         ])
         let toml = SettingKey.allCases.map { "\($0.rawValue) = \(settings.tomlValue(of: $0)!)" }.joined(separator: "\n")

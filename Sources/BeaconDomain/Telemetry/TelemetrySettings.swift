@@ -24,6 +24,10 @@ package struct TelemetrySettings: Sendable, Equatable {
     /// The largest request body, before compression: batches are cut to fit.
     package static let maxBatchBytes = 1 << 20
     package static let batchSizes: ClosedRange<Int> = 1...8192
+    /// The shortest export and log intervals: a box must not hammer a collector a fleet shares.
+    package static let minInterval = Duration.seconds(1)
+    /// Headers the reporter writes itself.
+    package static let reservedHeaders: Set<String> = ["content-type", "content-encoding", "content-length", "host"]
 
     package init() {}
 

@@ -15,17 +15,31 @@ extension DaemonRuntime {
                     debugTracing: debugTracking, publish: context.publish)
             }
         }
+        // Read once, at the edge; only its derivations are sent, never the machine id.
+        let machineID = settings.heartbeat.isConfigured || settings.telemetry.isConfigured ? MachineID.text() : nil
         if settings.heartbeat.isConfigured {
             let heartbeat = settings.heartbeat
             let quiet = settings.quiet
-            // Read once, at the edge; only its derivation is sent, never the machine id.
-            let machineID = MachineID.text()
             factories.append { context in
                 HeartbeatReporter(
                     settings: heartbeat, deviceID: heartbeat.effectiveDeviceID(machineID: machineID) ?? context.state.installationID(),
                     client: context.client, time: context.time, random: context.random, logger: context.logger,
                     drainTimeout: context.drainTimeout,
                     bookmarks: context.bookmarks, quiet: quiet, publish: context.publish)
+            }
+        }
+        if settings.telemetry.isConfigured {
+            let (telemetry, instance, quiet) = (settings.telemetry, settings.instance, settings.quiet)
+            let instanceID = machineID.flatMap {
+                MachineAppSpecificID.derived(fromMachineID: $0, application: TelemetryResource.application(instance: instance))
+            }
+            let machine = HostMachine.architecture()
+            factories.append { context in
+                TelemetryReporter(
+                    settings: telemetry, version: context.version, instance: instance,
+                    instanceID: instanceID ?? context.state.installationID(), machine: machine, sources: context.telemetry,
+                    client: context.client, time: context.time, random: context.random, logger: context.logger,
+                    drainTimeout: context.drainTimeout, quiet: quiet)
             }
         }
         return factories

@@ -22,6 +22,9 @@ package enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case limitAdTracking = "limit-ad-tracking"
     case dialect
     case isInitRequest = "is-init-request"
+    case instance
+    case auditMaxAge = "audit-max-age"
+    case auditMaxSize = "audit-max-size"
     case mediaAnalyticsEndpoint = "media-analytics-endpoint"
     case mediaAnalyticsTrackingServer = "media-analytics-tracking-server"
     case mediaAnalyticsReportSuite = "media-analytics-report-suite"
@@ -51,6 +54,13 @@ package enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case heartbeatTrackViewersCount = "heartbeat-track-viewers-count"
     case heartbeatDeviceID = "heartbeat-device-id"
     case heartbeatHeaders = "heartbeat-headers"
+    case telemetryEndpoint = "telemetry-endpoint"
+    case telemetryHeaders = "telemetry-headers"
+    case telemetryExportInterval = "telemetry-export-interval"
+    case telemetryLogInterval = "telemetry-log-interval"
+    case telemetryBatchSize = "telemetry-batch-size"
+    case telemetryResourceAttributes = "telemetry-resource-attributes"
+    case telemetryCompression = "telemetry-compression"
 
     /// The prefix of every environment variable beaconctl reads.
     package static let environmentPrefix = "BEACONCTL_"

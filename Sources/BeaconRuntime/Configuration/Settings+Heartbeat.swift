@@ -19,7 +19,7 @@ extension HeartbeatSettings {
         case .heartbeatDeviceID:
             let id = try Settings.identifier(value, maxBytes: 128)
             deviceID = id.isEmpty ? nil : id
-        case .heartbeatHeaders: headers = try Settings.headers(value)
+        case .heartbeatHeaders: headers = try Settings.headers(value, reserved: HeartbeatRequest.reservedHeaders)
         default: preconditionFailure("\(key) is not a [heartbeat] key")
         }
     }

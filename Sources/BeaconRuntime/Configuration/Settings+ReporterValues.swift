@@ -4,9 +4,6 @@ import BeaconDomain
 extension Settings {
     /// The longest ping interval: Adobe's back end closes a session after 10 minutes without events.
     static let maxPingSeconds = 600.0
-    /// Headers the heartbeat reporter writes itself.
-    static let reservedHeaders: Set<String> = HeartbeatRequest.reservedHeaders
-
     /// Text shown and sent as is (a channel, a player name): printable, at most `maxBytes`.
     static func label(_ value: SettingValue, maxBytes: Int = 255) throws(Refusal) -> String {
         let expected = "must be at most \(maxBytes) bytes of printable text, in quotes"
@@ -38,7 +35,8 @@ extension Settings {
     }
 
     /// `{"Name" = "value", ...}` in the file; `Name: value; Name: value` as a flag or variable.
-    static func headers(_ value: SettingValue) throws(Refusal) -> [String: String] {
+    /// `reserved`: the lower-case names the reporter writes itself.
+    static func headers(_ value: SettingValue, reserved: Set<String>) throws(Refusal) -> [String: String] {
         var headers: [String: String] = [:]
         switch value {
         case .table(let table):
@@ -54,8 +52,24 @@ extension Settings {
         case .number, .boolean, .unsupported:
             throw Refusal(reason: "must be a table of strings ({ \"Name\" = \"value\" })")
         }
-        if let reason = ExtraHeaders.refusal(of: headers, reserved: reservedHeaders) { throw Refusal(reason: reason) }
+        if let reason = ExtraHeaders.refusal(of: headers, reserved: reserved) { throw Refusal(reason: reason) }
         return headers
+    }
+
+    /// A number of bytes, written as one or as text with a binary unit (`512KiB`, `32 MiB`, `1GiB`).
+    static func bytes(_ value: SettingValue, in range: ClosedRange<Int>) throws(Refusal) -> Int {
+        let expected = "must be a number of bytes (or KiB, MiB, GiB) from \(range.lowerBound) to \(range.upperBound)"
+        var number = number(value)
+        if number == nil, case .text(let text) = value {
+            let units: [(String, Double)] = [("KiB", 1024), ("MiB", 1024 * 1024), ("GiB", 1024 * 1024 * 1024)]
+            for (unit, factor) in units where text.hasSuffix(unit) {
+                number = Double(text.dropLast(unit.count).filter { $0 != " " }).map { $0 * factor }
+            }
+        }
+        guard let number, number == number.rounded(), Double(range.lowerBound) <= number, number <= Double(range.upperBound) else {
+            throw Refusal(reason: expected)
+        }
+        return Int(number)
     }
 
     /// A duration in seconds, as the file writes it.
@@ -71,7 +85,8 @@ extension Settings {
 }
 
 extension Substring {
-    fileprivate var trimmedOfSpaces: String {
+    /// Without the spaces and tabs around it.
+    var trimmedOfSpaces: String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -23,6 +23,9 @@ extension Settings {
         case .limitAdTracking: "\(limitAdTracking)"
         case .dialect: Self.quoted(dialect?.rawValue ?? "auto")
         case .isInitRequest: "\(isInitRequest)"
+        case .instance: Self.quoted(instance)
+        case .auditMaxAge: Self.number(auditMaxAge)
+        case .auditMaxSize: "\(auditMaxSize)"
         case .mediaAnalyticsEndpoint, .mediaAnalyticsTrackingServer, .mediaAnalyticsReportSuite, .mediaAnalyticsOrgID,
             .mediaAnalyticsUserID, .mediaAnalyticsChannel, .mediaAnalyticsPlayerName, .mediaAnalyticsSSL,
             .mediaAnalyticsPingInterval, .mediaAnalyticsAdPingInterval, .mediaAnalyticsPublisher, .mediaAnalyticsJobID,
@@ -33,14 +36,22 @@ extension Settings {
             .heartbeatRecordBookmark, .heartbeatMultiStreamMode, .heartbeatPlaybackStopOnPlaybackEnd,
             .heartbeatPostSlateDuration, .heartbeatTrackViewersCount, .heartbeatDeviceID, .heartbeatHeaders:
             heartbeat.tomlValue(of: key)
+        case .telemetryEndpoint, .telemetryHeaders, .telemetryExportInterval, .telemetryLogInterval, .telemetryBatchSize,
+            .telemetryResourceAttributes, .telemetryCompression:
+            telemetry.tomlValue(of: key)
         }
     }
 
     /// One setting as `config check` prints it: its TOML value, with each header's value masked
     /// (a header may carry an API key).
     func shownValue(of key: SettingKey) -> String? {
-        guard key == .heartbeatHeaders else { return tomlValue(of: key) }
-        return heartbeat.headers.isEmpty ? nil : Self.inlineTable(ExtraHeaders.masked(heartbeat.headers))
+        let headers = switch key {
+        case .heartbeatHeaders: heartbeat.headers
+        case .telemetryHeaders: telemetry.headers
+        default: [String: String]?.none
+        }
+        guard let headers else { return tomlValue(of: key) }
+        return headers.isEmpty ? nil : Self.inlineTable(ExtraHeaders.masked(headers))
     }
 
     /// Whole numbers without a fraction; others in Swift's shortest round-tripping form, which TOML reads.

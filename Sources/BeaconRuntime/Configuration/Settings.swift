@@ -42,10 +42,19 @@ package struct Settings: Sendable, Equatable {
     package var dialect: Dialect?
     /// Harmonic session init starts with the POST the document describes; false skips it.
     package var isInitRequest = true
+    /// This daemon's name among several on one box: the templated unit's instance (`%i`); the
+    /// telemetry's `service.instance.id` is derived from it and the machine id.
+    package var instance = "default"
+    /// Seconds the audit keeps a record; older ones go first, counted.
+    package var auditMaxAge = Settings.seconds(of: .milliseconds(AuditBounds.standard.maxAge))
+    /// The audit's size in bytes, at most; the oldest records go first, counted.
+    package var auditMaxSize = AuditBounds.standard.maxBytes
     /// The `[media-analytics]` table: configured when its endpoint is set.
     package var mediaAnalytics = MediaAnalyticsSettings()
     /// The `[heartbeat]` table: configured when its endpoint is set.
     package var heartbeat = HeartbeatSettings()
+    /// The `[telemetry]` table: configured when its endpoint is set.
+    package var telemetry = TelemetrySettings()
     /// Where each setting came from; a key not listed has its default.
     package var sources: [SettingKey: SettingSource] = [:]
 
@@ -71,6 +80,10 @@ package struct Settings: Sendable, Equatable {
 
     /// The longest time setting: a week.
     static let maxSeconds = 7.0 * 86_400
+    /// The longest the audit may be kept: a quarter's disputes.
+    static let maxAuditSeconds = 90.0 * 86_400
+    /// The audit's size: from one day of a busy box to what a set-top box's flash can spare.
+    static let auditSizes: ClosedRange<Int> = (64 << 10)...(4 << 30)
     /// The longest HTTP timeout: a request held longer is a stalled server, not a slow one.
     static let maxHTTPTimeout = 300.0
 
@@ -122,6 +135,11 @@ package struct Settings: Sendable, Equatable {
         case .limitAdTracking: limitAdTracking = try Self.boolean(value)
         case .dialect: dialect = try Self.dialect(value)
         case .isInitRequest: isInitRequest = try Self.boolean(value)
+        case .instance:
+            instance = try Self.identifier(value, maxBytes: 64)
+            if instance.isEmpty { throw Refusal(reason: "must not be empty") }
+        case .auditMaxAge: auditMaxAge = try Self.seconds(value, atMost: Self.maxAuditSeconds, "90 days")
+        case .auditMaxSize: auditMaxSize = try Self.bytes(value, in: Self.auditSizes)
         case .mediaAnalyticsEndpoint, .mediaAnalyticsTrackingServer, .mediaAnalyticsReportSuite, .mediaAnalyticsOrgID,
             .mediaAnalyticsUserID, .mediaAnalyticsChannel, .mediaAnalyticsPlayerName, .mediaAnalyticsSSL,
             .mediaAnalyticsPingInterval, .mediaAnalyticsAdPingInterval, .mediaAnalyticsPublisher, .mediaAnalyticsJobID,
@@ -132,6 +150,9 @@ package struct Settings: Sendable, Equatable {
             .heartbeatRecordBookmark, .heartbeatMultiStreamMode, .heartbeatPlaybackStopOnPlaybackEnd,
             .heartbeatPostSlateDuration, .heartbeatTrackViewersCount, .heartbeatDeviceID, .heartbeatHeaders:
             try heartbeat.assign(value, to: key)
+        case .telemetryEndpoint, .telemetryHeaders, .telemetryExportInterval, .telemetryLogInterval, .telemetryBatchSize,
+            .telemetryResourceAttributes, .telemetryCompression:
+            try telemetry.assign(value, to: key)
         }
     }
 
@@ -263,6 +284,11 @@ extension Settings {
         configuration.macros = MacroSettings(
             deviceUserAgent: Self.userAgent(version: version), ifa: ifa, ifaType: ifaType, limitAdTracking: limitAdTracking)
         return configuration
+    }
+
+    /// How much audit the journal keeps.
+    package var auditBounds: AuditBounds {
+        AuditBounds(maxAge: Duration.seconds(auditMaxAge).milliseconds, maxBytes: auditMaxSize)
     }
 
     /// The `User-Agent` of every request of `beaconctl run`, which `[DEVICEUA]` repeats.
