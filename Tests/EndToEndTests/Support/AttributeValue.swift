@@ -58,6 +58,11 @@ enum AttributeValue: Decodable, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The text of a string value; nil for any other.
+    var string: String? {
+        if case .string(let value) = self { value } else { nil }
+    }
+
     var description: String {
         switch self {
         case .string(let value): "\"\(value)\""
