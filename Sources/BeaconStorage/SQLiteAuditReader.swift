@@ -100,6 +100,6 @@ package final class SQLiteAuditReader {
         SELECT seq, record FROM audit WHERE at >= ?1 AND (?2 IS NULL OR session_id = ?2) ORDER BY seq
         """
     private static let selectAfter = "SELECT seq, record FROM audit WHERE seq > ?1 ORDER BY seq LIMIT ?2"
-    private static let selectSummary = "SELECT COUNT(*), COALESCE(SUM(LENGTH(record)), 0), COALESCE(MAX(seq), 0) FROM audit"
+    private static let selectSummary = "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(record AS BLOB))), 0), COALESCE(MAX(seq), 0) FROM audit"
     private static let selectState = "SELECT exported_through, dropped, dropped_unexported FROM audit_state"
 }

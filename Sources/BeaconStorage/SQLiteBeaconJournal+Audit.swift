@@ -60,7 +60,7 @@ extension SQLiteBeaconJournal {
 
     /// The bytes of the audit's rows, read once at open.
     static func auditBytes(_ database: SQLiteDatabase) throws(SQLiteError) -> Int {
-        try database.withStatement("SELECT COALESCE(SUM(LENGTH(record)), 0) FROM audit") { row throws(SQLiteError) in
+        try database.withStatement("SELECT COALESCE(SUM(LENGTH(CAST(record AS BLOB))), 0) FROM audit") { row throws(SQLiteError) in
             try row.step() ? row.int(at: 0) : 0
         }
     }
@@ -78,7 +78,7 @@ extension SQLiteBeaconJournal {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (id) DO NOTHING
         """
     private static let selectAuditState = "SELECT exported_through FROM audit_state"
-    private static let selectOldestAudit = "SELECT seq, at, LENGTH(record) FROM audit ORDER BY seq"
+    private static let selectOldestAudit = "SELECT seq, at, LENGTH(CAST(record AS BLOB)) FROM audit ORDER BY seq"
     private static let deleteAudit = "DELETE FROM audit WHERE seq <= ?1"
     private static let countDropped = """
         UPDATE audit_state SET dropped = dropped + ?1, dropped_unexported = dropped_unexported + ?2

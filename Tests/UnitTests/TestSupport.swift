@@ -204,3 +204,37 @@ func withLoopbackService<Service: Sendable>(
     await client.shutdown()
     await stop(service)
 }
+
+/// Audit records made by hand for the audit's own suites: a step of the impression of ad `a` in
+/// ad break `p` of session `s1` unless told otherwise, its id derived from what it is about.
+enum AuditSample {
+    static let t0 = Fixture.t0
+
+    static func record(
+        _ kind: AuditRecord.Kind, at: Milliseconds = t0, session: String? = "s1", adBreak: String? = "p", ad: String? = "a",
+        event: TrackingEventType? = .impression, id: String? = nil
+    ) -> AuditRecord {
+        let subject = AuditSubject(sessionID: session, adBreakID: adBreak, adID: ad, event: event)
+        let parts = [session ?? "-", adBreak ?? "-", ad ?? "-", event?.rawValue ?? "-", String(at)]
+        return AuditRecord(id: id ?? AuditRecordID.of(kind, parts), kind: kind, at: at, subject: subject)
+    }
+
+    /// One ended request to `host`: answered `status`, or failed with `error`.
+    static func attempt(
+        _ number: Int = 1, status: Int? = nil, error: String? = nil, host: String = "t.example", at: Milliseconds = t0,
+        session: String? = "s1", adBreak: String? = "p", ad: String? = "a", event: TrackingEventType? = .impression
+    ) -> AuditRecord {
+        var record = record(.attempt, at: at, session: session, adBreak: adBreak, ad: ad, event: event, id: nil)
+        record.id = AuditRecordID.of(.attempt, [session ?? "-", adBreak ?? "-", ad ?? "-", event?.rawValue ?? "-", host, String(number)])
+        record.attempt = number
+        record.urlHost = host
+        record.httpStatus = status
+        record.error = error
+        return record
+    }
+
+    /// The JSON bytes the audit counts for `records`.
+    static func bytes(_ records: [AuditRecord]) -> Int {
+        records.reduce(0) { $0 + $1.jsonLine.utf8.count }
+    }
+}

@@ -49,7 +49,7 @@ package enum AuditExplanation {
         if !givenUp.isEmpty {
             let reasons = givenUp.map { "\($0.urlHost ?? "a signaling URL"): \($0.reason ?? "given up")" }
             let delivered = requests.contains { $0.outcome == .delivered }
-            return (delivered ? "Some signaling URLs were delivered, and " : "") + "it was given up for "
+            return (delivered ? "Some signaling URLs were delivered, and it" : "It") + " was given up for "
                 + reasons.joined(separator: "; ") + "."
         }
         if let last = requests.last, last.outcome == .delivered {
