@@ -17,7 +17,6 @@ package final class SQLiteAuditReader {
         package var dropped = 0
         package var droppedUnexported = 0
         package var exportedThrough: Int64 = 0
-        package var lastSequence: Int64 = 0
     }
 
     package let path: String
@@ -66,7 +65,6 @@ package final class SQLiteAuditReader {
                 guard try row.step() else { return }
                 summary.records = row.int(at: 0)
                 summary.bytes = row.int(at: 1)
-                summary.lastSequence = row.int64(at: 2)
             }
             try database.withStatement(Self.selectState) { row throws(SQLiteError) in
                 guard try row.step() else { return }
@@ -100,6 +98,6 @@ package final class SQLiteAuditReader {
         SELECT seq, record FROM audit WHERE at >= ?1 AND (?2 IS NULL OR session_id = ?2) ORDER BY seq
         """
     private static let selectAfter = "SELECT seq, record FROM audit WHERE seq > ?1 ORDER BY seq LIMIT ?2"
-    private static let selectSummary = "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(record AS BLOB))), 0), COALESCE(MAX(seq), 0) FROM audit"
+    private static let selectSummary = "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(record AS BLOB))), 0) FROM audit"
     private static let selectState = "SELECT exported_through, dropped, dropped_unexported FROM audit_state"
 }

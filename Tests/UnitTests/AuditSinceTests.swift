@@ -29,7 +29,7 @@ import Testing
     }
 
     static let refused = [
-        "", "s", "2", "2w", "2H", "-5m", "1.5h", " 2h", "2h ", "2 h", "2h ago", "h2", "yesterday", "2026-13-01T00:00:00Z",
+        "", "s", "2", "2w", "2H", "-5m", "+5m", "٥m", "1.5h", " 2h", "2h ", "2 h", "2h ago", "h2", "yesterday", "2026-13-01T00:00:00Z",
         // More seconds than milliseconds can count.
         "9223372036854776s", "106751991168d",
     ]

@@ -3,7 +3,9 @@ package enum AuditSince {
     /// The wall-clock time `text` names, with `now` for a duration; nil when it names none.
     package static func parse(_ text: String, now: Milliseconds) -> Milliseconds? {
         if let time = UTCTime.parse(text) { return time }
-        guard let unit = text.last, let scale = units[unit], let count = Int64(text.dropLast()), count >= 0,
+        let digits = text.dropLast()
+        guard let unit = text.last, let scale = units[unit], !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+            let count = Int64(digits),
             count <= Int64.max / scale
         else { return nil }
         return now - count * scale
