@@ -51,8 +51,10 @@ import Testing
         #expect(instance["RuntimeDirectory"] == "beaconctl-%i")
         #expect(instance["StateDirectory"] == "beaconctl-%i")
         #expect(instance["User"] == "beaconctl-%i")
+        // Two instances on one box are two telemetry instances.
+        #expect(instance["Environment"] == "BEACONCTL_INSTANCE=%i")
         // Hardened, notified, watched and stopped like the main unit: nothing else differs.
-        let perInstance: Set = ["Description", "ExecStart", "RuntimeDirectory", "StateDirectory", "User"]
+        let perInstance: Set = ["Description", "ExecStart", "RuntimeDirectory", "StateDirectory", "User", "Environment"]
         for key in Set(main.keys).union(instance.keys).subtracting(perInstance) {
             #expect(main[key] == instance[key], "\(key)")
         }
