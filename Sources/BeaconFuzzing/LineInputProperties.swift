@@ -102,7 +102,7 @@ enum LineInputProperties {
             try checkInformation(information, from: text)
         case .events(follow: false, let after):
             try PropertyViolation.require(after == nil, "plain 'events' takes no sequence", "'\(text.prefix(80))' gave \(command)")
-        case .player, .user, .unload, .status, .events, .reporter, .audit:
+        case .player, .user, .unload, .status, .events, .reporter, .audit, .interstitial:
             break
         }
     }
@@ -175,7 +175,7 @@ enum LineInputProperties {
                 try probe.observe(tick, arrivalTime: clock)
             case .player(let event): try probe.observe(event, arrivalTime: clock)
             case .user(let action): try probe.observe(action)
-            case .load, .unload, .status, .events, .information, .reporter, .audit: break
+            case .load, .unload, .status, .events, .information, .reporter, .audit, .interstitial: break
             }
         }
 

@@ -77,6 +77,8 @@ package struct DaemonCore: Sendable {
             switch command {
             case .playhead(let tick):
                 return core.observe(tick, line: line, from: client, now: now, wallNow: wallNow)
+            case .interstitial(let command):
+                return core.observe(command, line: line, from: client, now: now, wallNow: wallNow)
             case .player(let event):
                 core.notify(.playerEventObserved(event))
                 let firings = core.session?.tracking.observe(event, arrivalTime: now) ?? []
@@ -124,7 +126,7 @@ package struct DaemonCore: Sendable {
         return .done
     }
 
-    private mutating func refuse(_ reason: String, line: String?, from client: InputClient) {
+    mutating func refuse(_ reason: String, line: String?, from client: InputClient) {
         counters.badLines += 1
         actions.append(.logRefusedLine(reason: reason, line: line, from: client))
         notify(.lineRejected(reason: reason))

@@ -1,6 +1,8 @@
 /// What one input line asks for.
 package enum InputCommand: Sendable, Equatable {
     case playhead(PlayheadTick)
+    /// An interstitial's start, asset, position or end.
+    case interstitial(InterstitialCommand)
     case player(PlayerEvent)
     case user(UserAction)
     /// Content, chapters, quality, errors, player states, consent.

@@ -19,6 +19,12 @@ package struct LoadOptions: Sendable, Equatable, Decodable {
     /// Whether Harmonic's session init starts with its POST, as the document's `isInitRequest`;
     /// nil: the `is-init-request` setting decides.
     package var isInitRequest: Bool?
+    /// The stream's ads come as HLS interstitials (the player knows it from its manifest): main
+    /// ticks fire no ad from the start. Without it, the first `interstitial-start` says so.
+    package var interstitials = false
+    /// A MediaTailor server-guided ad insertion session: its init asks for client-side reporting,
+    /// and its ads come as interstitials whose asset lists carry their tracking.
+    package var sgai = false
 
     package init(
         adsParams: [String: String]? = nil, content: ContentInformation? = nil, heartbeat: HeartbeatOptions? = nil, isInitRequest: Bool? = nil
@@ -29,7 +35,7 @@ package struct LoadOptions: Sendable, Equatable, Decodable {
         self.isInitRequest = isInitRequest
     }
 
-    private enum CodingKeys: String, CodingKey { case adsParams, content, heartbeat, isInitRequest }
+    private enum CodingKeys: String, CodingKey { case adsParams, content, heartbeat, isInitRequest, interstitials, sgai }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -41,6 +47,8 @@ package struct LoadOptions: Sendable, Equatable, Decodable {
         content = try container.decodeIfPresent(ContentInformation.self, forKey: .content)
         heartbeat = try container.decodeIfPresent(HeartbeatOptions.self, forKey: .heartbeat)
         isInitRequest = try container.liberalBool(forKey: .isInitRequest)
+        sgai = try container.liberalBool(forKey: .sgai) ?? false
+        interstitials = try container.liberalBool(forKey: .interstitials) ?? false || sgai
     }
 
     /// The options in `text`, a JSON object, or why not, naming the key.
