@@ -27,6 +27,8 @@ package enum StatusView {
             if let content = report.contentPosition { lines.append(field("content", "\(time.format(content)) without ad breaks")) }
             lines.append(field("next ad break", nextBreak(after: playhead, in: report.adBreaks)))
             if let placement = report.adPlacement { lines.append(field("in ad break", placed(placement))) }
+            if report.adInsertion == "interstitials" { lines.append(field("ads", "as interstitials: the main playhead fires none")) }
+            if let interstitial = report.interstitial { lines.append(field("interstitial", Self.interstitial(interstitial, time: time))) }
         } else {
             lines.append(field("playhead", "no tick yet"))
         }
@@ -153,5 +155,28 @@ package enum StatusView {
 
     static func padded(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// `id at <place>, asset 1 of 2 (uri) at 3.25 s of 12 s, tracking from the metadata (ad break p1)`.
+    static func interstitial(_ interstitial: InterstitialStatus, time: Timeline) -> String {
+        var text = "\(interstitial.id) at \(time.format(interstitial.place))"
+        if let asset = interstitial.asset {
+            text += ", asset \(asset + 1) of \(interstitial.assets)"
+            if let uri = interstitial.assetUri { text += " (\(uri))" }
+            if let position = interstitial.position { text += " at \(seconds(position))" }
+            if let duration = interstitial.duration { text += " of \(seconds(duration))" }
+        }
+        switch interstitial.tracking {
+        case .metadata: text += ", tracking from the metadata"
+        case .assetList: text += ", tracking from its asset list"
+        case .none: text += ", no tracking: \(interstitial.trackingReason ?? "none")"
+        }
+        if let adBreak = interstitial.adBreakId { text += " (ad break \(adBreak))" }
+        if let ended = interstitial.ended { text += ", ended \(ended.rawValue)" }
+        return text
+    }
+
+    private static func seconds(_ milliseconds: Milliseconds) -> String {
+        "\(Double(milliseconds) / 1000) s"
     }
 }

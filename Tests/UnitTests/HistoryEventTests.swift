@@ -77,6 +77,9 @@ import Testing
          HistoryEvent(.adStarted, ["adBreak": "p1", "ad": "p1-a1", "position": "1", "duration": "15000"])),
         (.adLifecycle(.adCompleted(ad)), HistoryEvent(.adCompleted, ["adBreak": "p1", "ad": "p1-a2", "position": "2"])),
         (.adLifecycle(.adSkipped(ad)), HistoryEvent(.adSkipped, ["adBreak": "p1", "ad": "p1-a2", "position": "2"])),
+        (.interstitialStarted(interstitial), HistoryEvent(.interstitialStarted, ["id": "i1", "place": "2023-01-31T03:25:34.076Z"])),
+        (.interstitialEnded(interstitial, reason: .skipped), HistoryEvent(.interstitialEnded, ["id": "i1", "reason": "skipped", "assetsPlayed": "1"])),
+        (.interstitialEnded(interstitial, reason: .error), HistoryEvent(.interstitialFailed, ["id": "i1", "reason": "error", "assetsPlayed": "1"])),
         (.adLifecycle(.adBreakCompleted(adBreak)), HistoryEvent(.adBreakCompleted, ["adBreak": "p1", "index": "2", "contentOffset": "600.5"])),
         (.playerNotified(.stopPlayback(.heartbeatFailures)), HistoryEvent(.stopPlayback, ["reason": "heartbeatFailures", "action": "stop"])),
         (.playerNotified(.blackout(.deny, blackoutURL: "https://s.example/b")), HistoryEvent(.blackout, [
@@ -111,6 +114,12 @@ import Testing
         reference: EventReference(adBreakID: "p1", adIndex: 0, eventIndex: 3), adBreakID: "p1", adID: "p1-a1", event: .midpoint, eventStart: 0,
         signalingURLs: ["http://127.0.0.1:1/b?3"])
 
+    static let interstitial = {
+        var event = InterstitialState(id: "i1", place: Fixture.t0, resumeOffset: nil)
+        event.grow(to: 1)
+        event.assets[0].started = true
+        return event
+    }()
     static let adBreak = AdBreakSummary(id: "p1", index: 2, startTime: 600_500, duration: 30_000, contentOffset: 600.5)
     static let ad = AdSummary(
         id: "p1-a2", adBreakID: "p1", position: 2, startTime: 615_500, duration: 15_000, title: "Polar bear", creativeID: "00006", adSystem: "2.0")
@@ -140,6 +149,8 @@ import Testing
         case .adLifecycle: "adLifecycle"
         case .playerNotified: "playerNotified"
         case .heartbeatFailing: "heartbeatFailing"
+        case .interstitialStarted: "interstitialStarted"
+        case .interstitialEnded: "interstitialEnded"
         }
     }
 
@@ -147,7 +158,7 @@ import Testing
         for (notification, expected) in Self.cases {
             #expect(notification.historyEvent == expected, "\(Self.caseName(notification))")
         }
-        #expect(Set(Self.cases.map { Self.caseName($0.0) }).count == 22)
+        #expect(Set(Self.cases.map { Self.caseName($0.0) }).count == 24)
     }
 
     @Test func everyKindComesFromSomeNotification() {

@@ -72,8 +72,12 @@ extension DaemonCore {
     }
 
     private mutating func ready(_ endpoints: SessionEndpoints, tracking: TrackingSession?, generation: Int, wallNow: Milliseconds) -> Bool {
+        var matching = tracking ?? TrackingSession(retention: configuration.retention.milliseconds)
+        // The player knows from its manifest that the ads come as interstitials; an SGAI session's do.
+        if loadOptions.interstitials { matching.enterInterstitialMode() }
+        if loadOptions.sgai { matching.takesTimelineFromTicks = true }
         let ready = ActiveSession(
-            endpoints: endpoints, tracking: tracking ?? TrackingSession(retention: configuration.retention.milliseconds),
+            endpoints: endpoints, tracking: matching,
             generation: generation, metadata: MetadataRefresh(interval: configuration.metadataInterval.milliseconds))
         let effects = supervisor.initSucceeded(ready)
         guard !effects.isEmpty else { return false }

@@ -28,6 +28,10 @@ package enum DaemonNotification: Sendable {
     case playerInformed(PlayerInformation)
     /// The playhead entered or left an ad break or ad.
     case adLifecycle(AdLifecycleEvent)
+    /// An interstitial began (or resumed, after a restart): the main player stopped at its place.
+    case interstitialStarted(InterstitialState)
+    /// An interstitial ended, and why.
+    case interstitialEnded(InterstitialState, reason: InterstitialEnd.Reason)
     /// The heartbeat told the player something (a stop, a blackout, a live event).
     case playerNotified(PlayerNotification)
     /// A VOD playback's heartbeats failed this many times in a row (at `max-allowed-failures`); it goes on.

@@ -35,6 +35,12 @@ extension DaemonNotification {
             nil
         case .adLifecycle(let event):
             event.historyEvent
+        case .interstitialStarted(let event):
+            HistoryEvent(.interstitialStarted, ["id": event.id, "place": MetadataDocument.timeline(ofRangeStarting: event.place).format(event.place)])
+        case .interstitialEnded(let event, let reason):
+            HistoryEvent(reason == .error ? .interstitialFailed : .interstitialEnded, [
+                "id": event.id, "reason": reason.rawValue, "assetsPlayed": "\(event.assets.filter(\.started).count)",
+            ])
         case .playerNotified(let notification):
             HistoryEvent(notification.eventKind, Dictionary(uniqueKeysWithValues: notification.members.dropFirst().map { ("\($0.key)", $0.value) }))
         case .heartbeatFailing(let failures, let reason):

@@ -50,6 +50,10 @@ package enum EventKind: Int, Sendable, CaseIterable {
     case liveProgramStart = 306201
     case liveEventEnd = 306202
     case overflowEventEnd = 306203
+    /// An interstitial ended in error: its player could not play an asset.
+    case interstitialFailed = 206301
+    case interstitialStarted = 306301
+    case interstitialEnded = 306302
 
     /// Where in the daemon an event comes from: the second and third digits of its code.
     package enum Area: Int, Sendable, CaseIterable {
@@ -72,13 +76,13 @@ package enum EventKind: Int, Sendable, CaseIterable {
     package var severity: EventSeverity {
         switch self {
         case .sessionFailed, .metadataFailed, .playerError, .stopPlayback, .analyticsError: .error
-        case .lineRejected, .beaconsFailed, .drainTimedOut, .applicationError, .blackout, .heartbeatFailing: .warning
+        case .lineRejected, .beaconsFailed, .drainTimedOut, .applicationError, .blackout, .heartbeatFailing, .interstitialFailed: .warning
         case .sessionStarting, .sessionReady, .sessionEnded, .metadataApplied, .adBreaksDiscovered, .beaconsDelivered, .drainStarted,
             .chapterStarted, .chapterEnded, .chapterSkipped, .playerStateStarted, .playerStateEnded, .privacySet:
             .info
         case .adBreakStarted, .adStarted, .adCompleted, .adSkipped, .adBreakCompleted, .adProgress: .info
         case .played, .paused, .seekStarted, .seekEnded, .bufferStarted, .bufferEnded, .rateChanged, .playbackCompleted: .info
-        case .liveProgramStart, .liveEventEnd, .overflowEventEnd: .info
+        case .liveProgramStart, .liveEventEnd, .overflowEventEnd, .interstitialStarted, .interstitialEnded: .info
         }
     }
 
@@ -95,6 +99,7 @@ package enum EventKind: Int, Sendable, CaseIterable {
             .privacySet:
             .playback
         case .stopPlayback, .analyticsError, .blackout, .heartbeatFailing, .liveProgramStart, .liveEventEnd, .overflowEventEnd: .playback
+        case .interstitialStarted, .interstitialEnded, .interstitialFailed: .playback
         }
     }
 }

@@ -33,13 +33,16 @@ package struct PendingWindows: Sendable {
         sweep { adBreakIDs.contains($0.reference.adBreakID) }
     }
 
-    /// Removes and returns the events whose window shares an instant with `stretch`, in window order.
-    package mutating func takeDue(overlapping stretch: ClosedRange<Milliseconds>) -> [EventReference] {
+    /// Removes and returns the events whose window shares an instant with `stretch`, in window
+    /// order; with `only`, just those it accepts (an interstitial asset's own ad), the others stay.
+    package mutating func takeDue(
+        overlapping stretch: ClosedRange<Milliseconds>, only isEligible: (EventReference) -> Bool = { _ in true }
+    ) -> [EventReference] {
         let end = entries.partitionPoint { $0.window.lowerBound <= stretch.upperBound }
         var index = min(entries.partitionPoint { $0.window.lowerBound < stretch.lowerBound - longestWindow }, end)
         var due: [EventReference] = []
         while index < end {
-            if !entries[index].isTaken && entries[index].window.upperBound >= stretch.lowerBound {
+            if !entries[index].isTaken && entries[index].window.upperBound >= stretch.lowerBound && isEligible(entries[index].reference) {
                 entries[index].isTaken = true
                 due.append(entries[index].reference)
             }

@@ -2,7 +2,7 @@
 ///
 /// Late metadata is checked against them, so an event whose window was played before the
 /// metadata arrived still fires.
-package struct PlayedStretches: Sendable, Equatable {
+package struct PlayedStretches: Sendable, Equatable, Codable {
     package private(set) var ranges: [ClosedRange<Milliseconds>] = []
 
     package init() {}

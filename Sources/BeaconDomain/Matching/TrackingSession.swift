@@ -2,17 +2,17 @@
 /// events fire. It performs no I/O and reads no clock; callers pass arrival times in.
 public struct TrackingSession: Sendable {
     package private(set) var schedule = AdSchedule()
-    package private(set) var dataRange: DataRange?
-    package private(set) var judge = PlaybackJudge()
-    package private(set) var played = PlayedStretches()
+    package internal(set) var dataRange: DataRange?
+    package internal(set) var judge = PlaybackJudge()
+    package internal(set) var played = PlayedStretches()
     /// The stretch the last accepted tick showed played; nil when that tick only set a baseline (a
     /// first tick, a seek, a tick after an interruption).
-    package private(set) var lastPlayedStretch: ClosedRange<Milliseconds>?
-    private var pending = PendingWindows()
+    package internal(set) var lastPlayedStretch: ClosedRange<Milliseconds>?
+    var pending = PendingWindows()
     /// Events whose ad break left retention unfired, until the daemon takes them (``takeRetired()``).
     private var retired: [UnfiredEvent] = []
     /// What every time of the session is counted on, set by its first metadata document.
-    package private(set) var timeline: Timeline?
+    package internal(set) var timeline: Timeline?
     /// Program date time minus media time, when the metadata gives both: ticks of either form are then mapped.
     package private(set) var programDateTimeOffset: Milliseconds?
     /// Where a program-date-time stream's content starts, for the reporters' content position: the
@@ -21,6 +21,10 @@ public struct TrackingSession: Sendable {
     private var programDateTimeStart: Milliseconds?
     /// How long ad breaks absent from the metadata, and played stretches, are remembered after they end.
     package var retention: Milliseconds
+    /// The session's interstitials; in interstitial mode the main playhead fires no ad.
+    package internal(set) var interstitials = InterstitialLog()
+    /// A session no document sets the timeline of (MediaTailor SGAI) takes it from its first tick's form.
+    package var takesTimelineFromTicks = false
 
     public init(retention: Milliseconds) {
         self.retention = retention
@@ -31,9 +35,11 @@ public struct TrackingSession: Sendable {
     /// events whose window was played but that never fired.
     package static func resuming(
         adBreaks: [AdBreak], dataRange: DataRange?, played: [ClosedRange<Milliseconds>], timeline: Timeline?,
-        programDateTimeOffset: Milliseconds?, states: [EventReference: ReportingState], retention: Milliseconds
+        programDateTimeOffset: Milliseconds?, interstitials: InterstitialLog = InterstitialLog(), states: [EventReference: ReportingState],
+        retention: Milliseconds
     ) -> (session: TrackingSession, due: [Firing]) {
         var session = TrackingSession(retention: retention)
+        session.interstitials = interstitials
         session.dataRange = dataRange
         session.timeline = timeline
         session.programDateTimeOffset = programDateTimeOffset
@@ -68,8 +74,18 @@ public struct TrackingSession: Sendable {
     /// The last position without the stitched ad breaks before it, on a media-time session; nil on
     /// program date time, where a live window forgets its early breaks and no position counts from a start.
     package var contentPosition: Milliseconds? {
-        guard timeline == .mediaTime, let playhead = judge.lastPlayhead else { return nil }
-        return ContentPosition.of(playhead, breaks: schedule.stitchedSpans)
+        guard timeline == .mediaTime, let playhead = contentPlayhead else { return nil }
+        return ContentPosition.of(playhead, breaks: stitchedSpans)
+    }
+
+    /// The playhead of the content: while an interstitial plays, its place, where the main player waits.
+    private var contentPlayhead: Milliseconds? {
+        interstitials.current.map(\.place) ?? judge.lastPlayhead
+    }
+
+    /// The ad breaks the content excludes: none in interstitial mode, where the ads are not in the stream.
+    private var stitchedSpans: [ClosedRange<Milliseconds>] {
+        interstitials.isOn ? [] : schedule.stitchedSpans
     }
 
     /// The content position as the reporters read it for a stream that has a start (a VOD's
@@ -77,8 +93,8 @@ public struct TrackingSession: Sendable {
     /// same count from where the content starts (an HLS VOD with `EXT-X-PROGRAM-DATE-TIME`).
     package var reportedContentPosition: Milliseconds? {
         guard timeline != .mediaTime else { return contentPosition }
-        guard let start = programDateTimeStart, let playhead = judge.lastPlayhead else { return nil }
-        let spans = schedule.stitchedSpans
+        guard let start = programDateTimeStart, let playhead = contentPlayhead else { return nil }
+        let spans = stitchedSpans
         return max(0, ContentPosition.of(playhead, breaks: spans) - ContentPosition.of(start, breaks: spans))
     }
 
@@ -90,15 +106,20 @@ public struct TrackingSession: Sendable {
         programDateTimeOffset = document.programDateTimeOffset
         if document.timeline == .programDateTime, programDateTimeStart == nil { programDateTimeStart = document.dataRange.start }
         dataRange = document.dataRange
+        return merge(document.adBreaks, within: document.dataRange)
+    }
+
+    /// Merges ad breaks described within `range`; returns events whose window was already played.
+    mutating func merge(_ adBreaks: [AdBreak], within range: DataRange) -> [Firing] {
         // Forget what is past retention first, so a late event is only matched against stretches still remembered.
-        let cutoff = max(judge.lastPlayhead ?? .min, document.dataRange.end) - retention
+        let cutoff = max(judge.lastPlayhead ?? .min, range.end) - retention
         // Why the events about to leave never fired, judged while what was played around them is remembered.
-        let current = Set(document.adBreaks.map(\.id))
+        let current = Set(adBreaks.map(\.id))
         let leaving = Set(schedule.adBreaks.lazy.filter { $0.endTime < cutoff && !current.contains($0.id) }.map(\.id))
         if !leaving.isEmpty { retired += unfired(inAdBreaks: leaving) }
         played.prune(endingBefore: cutoff)
-        let changes = schedule.merge(document.adBreaks, within: document.dataRange)
-        let confirmation = schedule.confirm(within: document.dataRange)
+        let changes = schedule.merge(adBreaks, within: range)
+        let confirmation = schedule.confirm(within: range)
         // Whatever may sit in the index with an outdated window or hold is taken out, then indexed anew.
         let outdated = Set(changes.resized + changes.withdrawn + confirmation.unconfirmed)
         if !outdated.isEmpty { pending.remove(outdated) }
@@ -115,7 +136,7 @@ public struct TrackingSession: Sendable {
     private mutating func index(_ reference: EventReference, into due: inout [EventReference]) {
         guard let event = schedule[reference], event.event.trigger == .playback, event.reportingState == .idle, event.heldBack == nil
         else { return }
-        if played.intersects(event.window) {
+        if interstitials.isOn ? interstitialPlayed(reference, event.window) : played.intersects(event.window) {
             due.append(reference)
         } else {
             pending.insert(event.window, for: reference)
@@ -132,7 +153,12 @@ public struct TrackingSession: Sendable {
     /// Takes a tick already on the session's timeline; returns the events whose window the newly
     /// played stretch covers.
     package mutating func observe(_ placed: PlacedTick, arrivalTime: Milliseconds) -> [Firing] {
+        if timeline == nil, takesTimelineFromTicks { timeline = placed.tick.timeline }
+        // The main player waits at the interstitial's date: its ticks meanwhile judge nothing.
+        guard interstitials.currentID == nil else { return [] }
         lastPlayedStretch = judge.observe(placed.tick, arrivalTime: arrivalTime)
+        // In interstitial mode the main stream is content: its ticks fire no ad.
+        guard !interstitials.isOn else { return [] }
         if placed.tick.timeline == .programDateTime, programDateTimeStart == nil { programDateTimeStart = placed.tick.playhead }
         guard let stretch = lastPlayedStretch else { return [] }
         played.insert(stretch)
@@ -170,7 +196,9 @@ public struct TrackingSession: Sendable {
     private mutating func fireActions(_ types: [TrackingEventType]) -> [Firing] {
         guard let playhead = judge.lastPlayhead else { return [] }
         var due: [EventReference] = []
-        for (adBreak, adIndex) in schedule.ads(at: playhead) where !adBreak.ads[adIndex].isWithdrawn {
+        // In interstitial mode the ad being played is the current asset's, and no other.
+        let playing = interstitials.isOn ? currentInterstitialAd().map { [$0] } ?? [] : schedule.ads(at: playhead)
+        for (adBreak, adIndex) in playing where !adBreak.ads[adIndex].isWithdrawn {
             for (eventIndex, event) in adBreak.ads[adIndex].trackingEvents.enumerated() where types.contains(event.event) {
                 due.append(EventReference(adBreakID: adBreak.id, adIndex: adIndex, eventIndex: eventIndex))
             }
@@ -178,7 +206,7 @@ public struct TrackingSession: Sendable {
         return fire(due)
     }
 
-    private mutating func fire(_ references: [EventReference]) -> [Firing] {
+    mutating func fire(_ references: [EventReference]) -> [Firing] {
         // An impression brings its ad's verificationNotExecuted along.
         (references + VerificationNotExecuted.due(withImpressionsOf: references, in: schedule)).compactMap { reference in
             guard let event = schedule[reference], let ad = schedule.ad(containing: reference) else { return nil }

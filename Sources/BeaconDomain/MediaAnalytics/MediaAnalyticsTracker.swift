@@ -123,7 +123,7 @@ package struct MediaAnalyticsTracker: Sendable {
             handle(event, now: now, wallNow: wallNow, into: &output)
         case .sessionStarting, .sessionFailed, .metadataApplied, .adBreaksDiscovered, .metadataUnchanged,
             .metadataFailed, .lineRejected, .beaconsDue, .beaconsDelivered, .beaconRetrying, .drainStarted, .drainTimedOut,
-            .playerNotified, .heartbeatFailing:
+            .playerNotified, .heartbeatFailing, .interstitialStarted, .interstitialEnded:
             break
         }
         return output

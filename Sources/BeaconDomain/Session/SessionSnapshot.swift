@@ -16,6 +16,8 @@ public struct SessionSnapshot: Sendable, Equatable, Codable {
     package var timeline: Timeline?
     /// Program date time minus media time, when the metadata gives both.
     package var programDateTimeOffset: Milliseconds?
+    /// The session's interstitials and what each played; nil when it had none (and in snapshots of earlier releases).
+    package var interstitials: InterstitialLog?
 
     public init(
         endpoints: SessionEndpoints, adBreaks: [AdBreak], dataRange: DataRange?, played: [[Milliseconds]], playhead: Milliseconds?,

@@ -10,14 +10,17 @@ extension TrackingSession {
         return resuming(
             adBreaks: snapshot.adBreaks, dataRange: snapshot.dataRange, played: played,
             timeline: snapshot.timeline ?? (snapshot.dataRange == nil ? nil : .programDateTime),
-            programDateTimeOffset: snapshot.programDateTimeOffset, states: states, retention: retention)
+            programDateTimeOffset: snapshot.programDateTimeOffset, interstitials: snapshot.interstitials ?? InterstitialLog(), states: states,
+            retention: retention)
     }
 
     /// What a restart needs to resume this session.
     package func snapshot(endpoints: SessionEndpoints, savedAt: Milliseconds) -> SessionSnapshot {
-        SessionSnapshot(
+        var snapshot = SessionSnapshot(
             endpoints: endpoints, adBreaks: schedule.adBreaks, dataRange: dataRange,
             played: played.ranges.map { [$0.lowerBound, $0.upperBound] }, playhead: judge.lastPlayhead, savedAt: savedAt,
             timeline: timeline, programDateTimeOffset: programDateTimeOffset)
+        snapshot.interstitials = interstitials.isOn ? interstitials : nil
+        return snapshot
     }
 }

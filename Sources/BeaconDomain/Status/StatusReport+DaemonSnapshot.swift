@@ -26,6 +26,10 @@ extension StatusReport {
             deliveries: Self.deliveries(snapshot.deliveries, ofSession: session?.endpoints.sessionKey, wallOffset: wallOffset),
             journal: snapshot.journal, timeline: tracking?.timeline, contentPosition: tracking?.contentPosition,
             adPlacement: session?.adPlacement)
+        if let tracking {
+            adInsertion = tracking.interstitials.isOn ? "interstitials" : "stitched"
+            interstitial = (tracking.interstitials.current ?? tracking.interstitials.events.last).map { InterstitialStatus($0, in: tracking) }
+        }
     }
 
     /// Unfinished deliveries of any session, and the finished ones of the session being played.

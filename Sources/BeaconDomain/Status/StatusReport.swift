@@ -52,6 +52,11 @@ package struct StatusReport: Sendable, Equatable, Codable {
     package var reporters: [ReporterStatus]
     /// Where the audit is kept and how much of it.
     package var audit: AuditStatus?
+    /// How the session's ads come: `stitched` into the stream, or as `interstitials` (every ad
+    /// break then played by an interstitial); nil without a session.
+    package var adInsertion: String?
+    /// The interstitial playing, else the last one; nil before any.
+    package var interstitial: InterstitialStatus?
 
     package init(
         apiLevel: Int = currentAPILevel, version: String, state: String, session: SessionEndpoints?,
@@ -212,7 +217,7 @@ package struct StatusReport: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case apiLevel, version, state, session, playhead, lastTickAt, lastMetadataAt, dataRange, adBreaks, counters, lastError
         case metadataFailures, nextMetadataAt, initFailures, nextInitAt, deliveries, journal
-        case timeline, contentPosition, adPlacement, reporters, audit
+        case timeline, contentPosition, adPlacement, reporters, audit, adInsertion, interstitial
     }
 
     package init(from decoder: any Decoder) throws {
@@ -240,6 +245,8 @@ package struct StatusReport: Sendable, Equatable, Codable {
         adPlacement = try container.decodeIfPresent(AdPlacement.self, forKey: .adPlacement)
         reporters = try container.decodeIfPresent([ReporterStatus].self, forKey: .reporters) ?? []
         audit = try container.decodeIfPresent(AuditStatus.self, forKey: .audit)
+        adInsertion = try container.decodeIfPresent(String.self, forKey: .adInsertion)
+        interstitial = try container.decodeIfPresent(InterstitialStatus.self, forKey: .interstitial)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -267,6 +274,8 @@ package struct StatusReport: Sendable, Equatable, Codable {
         try container.encode(adPlacement, forKey: .adPlacement)
         try container.encode(reporters, forKey: .reporters)
         try container.encodeIfPresent(audit, forKey: .audit)
+        try container.encode(adInsertion, forKey: .adInsertion)
+        try container.encode(interstitial, forKey: .interstitial)
     }
 
     /// The timeline times are shown on: program date time until a document says otherwise.

@@ -110,7 +110,8 @@ package final class DaemonMetrics: DaemonNotificationSubscriber {
             // Exported from the first error of its source on, like the per-event counters.
             Counter(label: Name.playbackErrors, dimensions: [("source", error.source.rawValue)], factory: factory).increment()
         case .sessionStarting, .sessionEnded, .drainStarted, .drainTimedOut, .playbackLoaded, .playheadObserved,
-            .playerEventObserved, .userActionObserved, .playerInformed, .adLifecycle, .playerNotified, .heartbeatFailing:
+            .playerEventObserved, .userActionObserved, .playerInformed, .adLifecycle, .playerNotified, .heartbeatFailing,
+            .interstitialStarted, .interstitialEnded:
             break
         }
     }
