@@ -12,6 +12,11 @@ import Foundation
 /// session initialization (a JSON POST under `/v1/session/`), a tracking document served in pages
 /// chained by `nextToken`, and the beacon sink. Times are seconds from the session's start; each
 /// avail and ad also gives its program date time, `programDateTimeStart` plus its media time.
+///
+/// In SGAI mode (``Behavior/sgai``) session init answers only `manifestUrl` (with `aws.sessionId`),
+/// and each avail has an asset list (``assetListURL(availID:sessionID:)``): `ASSETS`, one per ad,
+/// and, for a session that asked for client-side reporting, a `TRACKING` section holding the
+/// avail as the tracking document lists it.
 package final class SimulatedMediaTailorService: Sendable {
     /// One avail as the service lists it: when it starts (media time) and its ads.
     package struct Avail: Sendable, Equatable {
@@ -43,6 +48,11 @@ package final class SimulatedMediaTailorService: Sendable {
         package var outage = false
         /// Whether avails and ads give `*ProgramDateTime`.
         package var programDateTimes = true
+        /// Server-guided ad insertion: init answers no `trackingUrl`, the avails come as asset lists.
+        package var sgai = false
+        /// Whether the asset lists of a session in client-side reporting carry `TRACKING`; off, they
+        /// are as in server-side reporting, without it.
+        package var assetListTracking = true
 
         package init() {}
     }
@@ -52,10 +62,39 @@ package final class SimulatedMediaTailorService: Sendable {
     package let programDateTimeStart: Milliseconds
     private let state: Mutex<State>
 
+    /// A session-init request as received: what it asked for.
+    package struct InitRequest: Sendable, Equatable {
+        /// The query (`""` without one).
+        package var query: String
+        package var body: String
+
+        /// Client-side reporting, as the SGAI page writes it: `aws.reportingMode=CLIENT` in the query.
+        package var queryAsksClientReporting: Bool {
+            query.split(separator: "&").contains { $0.lowercased() == "aws.reportingmode=client" }
+        }
+
+        /// Client-side reporting, as the explicit init's body writes it: `"reportingMode": "client"`.
+        package var bodyAsksClientReporting: Bool { fields?.reportingMode?.lowercased() == "client" }
+
+        /// The body's `insertionMode` (`GUIDED`, `STITCHED`), if any.
+        package var insertionMode: String? { fields?.insertionMode }
+
+        private struct Fields: Decodable {
+            var reportingMode: String?
+            var insertionMode: String?
+        }
+
+        private var fields: Fields? { try? JSONDecoder().decode(Fields.self, from: Data(body.utf8)) }
+    }
+
     private struct State {
         var avails: [Avail]
         var behavior: Behavior
         var initBodies: [String] = []
+        var initRequests: [InitRequest] = []
+        /// SGAI sessions by id: whether each is in client-side reporting.
+        var sgaiSessions: [String: Bool] = [:]
+        var assetListRequests: [String] = []
         var trackingQueries: [String] = []
         var beacons: [SimulatedAdService.ReceivedBeacon] = []
     }
@@ -96,6 +135,18 @@ package final class SimulatedMediaTailorService: Sendable {
     /// The bodies of the session-init POSTs, in arrival order.
     package func initBodies() -> [String] { state.withLock { $0.initBodies } }
 
+    /// The session-init POSTs (query and body), in arrival order.
+    package func initRequests() -> [InitRequest] { state.withLock { $0.initRequests } }
+
+    /// The asset-list GETs (path and query), in arrival order.
+    package func assetListRequests() -> [String] { state.withLock { $0.assetListRequests } }
+
+    /// The asset-list URL of the avail `availID` for the SGAI session `sessionID`: what the
+    /// interstitial's `X-ASSET-LIST` names.
+    package func assetListURL(availID: String, sessionID: String) -> String {
+        server.baseURL + Self.assetListPath + availID + "?aws.sessionId=" + sessionID
+    }
+
     /// The queries of the tracking GETs (`""` without one), in arrival order.
     package func trackingQueries() -> [String] { state.withLock { $0.trackingQueries } }
 
@@ -108,20 +159,36 @@ package final class SimulatedMediaTailorService: Sendable {
     }
 
     static let trackingPath = "/v1/tracking/sim-account/sim-config/"
+    static let assetListPath = "/v1/asset-list/sim-account/sim-config/"
 
     private func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
         state.withLock { state in
             switch (request.method, request.path) {
             case ("POST", "/v1/session/sim-account/sim-config/index.m3u8"):
-                state.initBodies.append(String(decoding: request.body, as: UTF8.self))
+                let received = InitRequest(query: request.query ?? "", body: String(decoding: request.body, as: UTF8.self))
+                state.initBodies.append(received.body)
+                state.initRequests.append(received)
                 guard state.initBodies.count > state.behavior.initFailures else { return .status(500) }
                 let session = "sim-\(state.initBodies.count)"
+                if state.behavior.sgai {
+                    // MediaTailor's SGAI answer: no trackingUrl, the session id in the manifest URL.
+                    state.sgaiSessions[session] = received.queryAsksClientReporting || received.bodyAsksClientReporting
+                    return .json(#"{"manifestUrl": "../../../master/sim-account/sim-config/index.m3u8?aws.sessionId=\#(session)"}"#)
+                }
                 return .json(
                     #"{"manifestUrl": "../../../master/sim-account/sim-config/index.m3u8?aws.sessionId=\#(session)", "trackingUrl": "../../../tracking/sim-account/sim-config/\#(session)"}"#)
             case ("GET", let path) where path.hasPrefix(Self.trackingPath):
                 state.trackingQueries.append(request.query ?? "")
                 guard !state.behavior.outage else { return .status(503) }
                 return .json(page(request.query, state))
+            case ("GET", let path) where path.hasPrefix(Self.assetListPath):
+                state.assetListRequests.append(request.uri)
+                guard !state.behavior.outage else { return .status(503) }
+                let session = request.query?.split(separator: "&").first { $0.hasPrefix("aws.sessionId=") }?.dropFirst("aws.sessionId=".count)
+                guard let clientReporting = session.flatMap({ state.sgaiSessions[String($0)] }),
+                    let avail = state.avails.first(where: { $0.id == path.dropFirst(Self.assetListPath.count) })
+                else { return .status(404) }
+                return .json(assetList(avail, tracking: clientReporting && state.behavior.assetListTracking, state))
             case ("GET", let path) where path.hasPrefix("/beacon/"):
                 guard !state.behavior.outage else { return .status(503) }
                 state.beacons.append(.init(path: path, query: request.query ?? "", receivedAt: WallClock.now()))
@@ -143,6 +210,15 @@ package final class SimulatedMediaTailorService: Sendable {
         let document = Wire.Document(
             avails: listed.map { wire($0, programDateTimes: state.behavior.programDateTimes) }, nextToken: "page-\(next)")
         return String(decoding: (try? JSONEncoder().encode(document)) ?? Data(), as: UTF8.self)
+    }
+
+    /// An avail's asset list: each ad's stream and duration, and with `tracking` the avail in the
+    /// tracking document's schema, on the session's media time as the tracking API writes it.
+    private func assetList(_ avail: Avail, tracking: Bool, _ state: State) -> String {
+        let assets = (0..<avail.adCount).map { Wire.Asset(uri: server.baseURL + "/ads/\(avail.adID($0))/index.m3u8", duration: Wire.seconds(avail.adDuration)) }
+        let list = Wire.AssetList(
+            assets: assets, tracking: tracking ? Wire.Document(avails: [wire(avail, programDateTimes: state.behavior.programDateTimes)]) : nil)
+        return String(decoding: (try? JSONEncoder().encode(list)) ?? Data(), as: UTF8.self)
     }
 
     private func wire(_ avail: Avail, programDateTimes: Bool) -> Wire.Avail {
@@ -176,7 +252,23 @@ package final class SimulatedMediaTailorService: Sendable {
         struct Document: Encodable {
             var avails: [Avail]
             var nonLinearAvails: [Avail] = []
-            var nextToken: String
+            /// None in an asset list's `TRACKING`.
+            var nextToken: String?
+        }
+        /// An HLS interstitial's asset list, with MediaTailor's `TRACKING` section when it has one.
+        struct AssetList: Encodable {
+            var assets: [Asset]
+            var tracking: Document?
+
+            // The wire names, as the HLS specification and MediaTailor spell them.
+            enum CodingKeys: String, CodingKey { case assets = "ASSETS", tracking = "TRACKING" }
+        }
+        struct Asset: Encodable {
+            var uri: String
+            var duration: Double
+
+            // The wire names, as the HLS specification spells them.
+            enum CodingKeys: String, CodingKey { case uri = "URI", duration = "DURATION" }
         }
         struct Avail: Encodable {
             var availID: String

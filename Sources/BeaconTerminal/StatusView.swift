@@ -18,7 +18,7 @@ package enum StatusView {
             lines.append(field("dialect", session.dialect?.rawValue ?? "auto, not decided yet"))
             lines.append(field("media URL", session.mediaURL))
             lines.append(field("manifest URL", session.manifestURL))
-            lines.append(field("tracking URL", session.trackingURL))
+            lines.append(field("tracking URL", session.isSGAI ? "none: SGAI, each asset list carries its tracking" : session.trackingURL))
         } else {
             lines.append(field("session", noSession(report)))
         }
@@ -46,6 +46,7 @@ package enum StatusView {
         lines.append(field("journal", journal(report.journal, errors: counters.journalErrors)))
         if let audit = report.audit { lines.append(field("audit", Self.audit(audit))) }
         var metadata = "\(counters.metadataFetches) fetches   \(counters.metadataErrors) errors"
+        if let session = report.session, session.isSGAI, !session.pollsMetadata { metadata += "   none polled (SGAI)" }
         if report.metadataFailures > 0 {
             metadata += "   \(report.metadataFailures) failed in a row\(nextTry(report.nextMetadataAt))"
         }

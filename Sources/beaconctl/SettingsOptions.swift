@@ -60,6 +60,9 @@ struct SettingsOptions: ParsableArguments {
     @Flag(name: .customLong("is-init-request"), inversion: .prefixedNo, help: settingHelp("Harmonic session init starts with a POST to the media URL (default on); --no-is-init-request skips it for a service that does not take it.", .isInitRequest))
     var isInitRequest: Bool?
 
+    @Flag(name: .customLong("sgai"), inversion: .prefixedNo, help: settingHelp("MediaTailor sessions are server-guided ad insertion (HLS interstitials) asking for client-side reporting: no tracking URL, each asset list carries its tracking (default off; a load's {\"sgai\": true} asks for one playback).", .sgai))
+    var sgai: Bool?
+
     @Option(name: .customLong("instance"), help: settingHelp("This daemon's name among several on one box (the templated unit's instance); the telemetry's instance id derives from it (default: default).", .instance, valueName: "name"))
     var instance: String?
 
@@ -79,7 +82,7 @@ struct SettingsOptions: ParsableArguments {
             (.dialect, dialect), (.instance, instance), (.auditMaxAge, auditMaxAge), (.auditMaxSize, auditMaxSize),
         ]
         for case (let key, let text?) in texts { layer.values[key] = .text(text) }
-        for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking), (.limitAdTracking, limitAdTracking), (.isInitRequest, isInitRequest)] { layer.values[key] = .boolean(flag) }
+        for case (let key, let flag?) in [(SettingKey.quiet, quiet), (.debugTracking, debugTracking), (.limitAdTracking, limitAdTracking), (.isInitRequest, isInitRequest), (.sgai, sgai)] { layer.values[key] = .boolean(flag) }
         return layer
     }
 }

@@ -77,4 +77,78 @@ import Testing
         await #expect(throws: SessionInitError.self) { try await SessionInitializer(client: service, dialect: .harmonic).start(mediaURL: Self.initURL) }
         #expect(service.requests.withLock { $0.allSatisfy(\.body.isEmpty) })
     }
+
+    // MARK: SGAI
+
+    static let sgaiAnswer = #"{"manifestUrl": "/v1/master/acct/cfg/index.m3u8?aws.sessionId=s9"}"#
+
+    /// AWS's forms: `aws.reportingMode=CLIENT` in the request's query (sgai-ad-tracking.html), and
+    /// the explicit POST's body keys `reportingMode` and `insertionMode` (explicit session
+    /// initialization, server-guided.html). No tracking URL; the session id is `aws.sessionId`.
+    @Test func sgaiAsksForClientReportingOfAGuidedSessionAndTakesItsIDFromTheManifest() async throws {
+        let service = Service { _ in
+            HTTPClientResponse(status: 200, finalURL: "https://b.example/v1/session/acct/cfg/index.m3u8", body: Array(Self.sgaiAnswer.utf8), latencyMilliseconds: 1)
+        }
+        let endpoints = try await SessionInitializer(client: service, adsParams: ["deviceType": "tv"], sgai: true).start(mediaURL: Self.initURL)
+        #expect(endpoints == SessionEndpoints(
+            mediaURL: Self.initURL, manifestURL: "https://b.example/v1/master/acct/cfg/index.m3u8?aws.sessionId=s9",
+            trackingURL: "", sessionID: "s9", dialect: .mediatailor, isSGAI: true))
+        #expect(!endpoints.pollsMetadata)
+        let requests = service.requests.withLock { $0 }
+        #expect(requests.map(\.method) == [.post])
+        #expect(requests.first?.url == Self.initURL + "?aws.reportingMode=CLIENT")
+        #expect(
+            String(decoding: requests.first?.body ?? [], as: UTF8.self)
+                == #"{"adsParams":{"deviceType":"tv"},"insertionMode":"GUIDED","reportingMode":"client"}"#)
+    }
+
+    /// The media URL's own query is kept; `auto` takes MediaTailor's init for an SGAI session whatever the URL.
+    @Test func sgaiKeepsTheQueryAndMakesAutoMediaTailors() async throws {
+        let service = Service { HTTPClientResponse(status: 200, finalURL: $0.url, body: Array(Self.sgaiAnswer.utf8), latencyMilliseconds: 1) }
+        let endpoints = try await SessionInitializer(client: service, sgai: true).start(mediaURL: "https://a.example/live/index.m3u8?x=1")
+        #expect(endpoints.isSGAI && endpoints.dialect == .mediatailor)
+        #expect(service.requests.withLock { $0.map(\.url) } == ["https://a.example/live/index.m3u8?x=1&aws.reportingMode=CLIENT"])
+        #expect(service.requests.withLock { $0.map { String(decoding: $0.body, as: UTF8.self) } } == [#"{"insertionMode":"GUIDED","reportingMode":"client"}"#])
+    }
+
+    /// MediaTailor's GetTracking is not used for SGAI sessions: a tracking URL in the answer is not polled.
+    @Test func sgaiPollsNoTrackingURLEvenWhenTheAnswerNamesOne() async throws {
+        let service = Service { HTTPClientResponse(status: 200, finalURL: $0.url, body: Array(Self.answer.utf8), latencyMilliseconds: 1) }
+        let endpoints = try await SessionInitializer(client: service, dialect: .mediatailor, sgai: true).start(mediaURL: Self.initURL)
+        #expect(endpoints.trackingURL == "")
+        #expect(endpoints.sessionID == "s9")
+        #expect(!endpoints.pollsMetadata)
+    }
+
+    /// An SGAI answer needs its manifest URL; one without `aws.sessionId` leaves the session without an id.
+    @Test func sgaiAnswersWithoutAManifestFailAndWithoutASessionIDHaveNone() async throws {
+        let empty = Service { HTTPClientResponse(status: 200, finalURL: $0.url, body: Array("{}".utf8), latencyMilliseconds: 1) }
+        await #expect(throws: SessionInitError(reason: "MediaTailor POST: HTTP 200 without manifestUrl", answeredWithoutSession: true)) {
+            try await SessionInitializer(client: empty, sgai: true).start(mediaURL: Self.initURL)
+        }
+        let unusable = Service { HTTPClientResponse(status: 200, finalURL: $0.url, body: Array(#"{"manifestUrl": "ftp://x/m"}"#.utf8), latencyMilliseconds: 1) }
+        await #expect(throws: SessionInitError(reason: "the service returned unusable URLs", answeredWithoutSession: true)) {
+            try await SessionInitializer(client: unusable, sgai: true).start(mediaURL: Self.initURL)
+        }
+        let anonymous = Service { HTTPClientResponse(status: 200, finalURL: $0.url, body: Array(#"{"manifestUrl": "/m.m3u8"}"#.utf8), latencyMilliseconds: 1) }
+        #expect(try await SessionInitializer(client: anonymous, sgai: true).start(mediaURL: Self.initURL).sessionID == nil)
+    }
+
+    /// Without SGAI, an answer without `trackingUrl` is refused as before.
+    @Test func withoutSGAIAnAnswerWithoutATrackingURLIsRefused() async {
+        let service = Service { HTTPClientResponse(status: 200, finalURL: $0.url, body: Array(Self.sgaiAnswer.utf8), latencyMilliseconds: 1) }
+        await #expect(throws: SessionInitError(reason: "MediaTailor POST: HTTP 200 without manifestUrl and trackingUrl", answeredWithoutSession: true)) {
+            try await SessionInitializer(client: service).start(mediaURL: Self.initURL)
+        }
+        #expect(service.requests.withLock { $0.map(\.url) } == [Self.initURL])
+    }
+
+    /// `harmonic` asked for: SGAI is MediaTailor's, so Harmonic's init goes as it always did.
+    @Test func sgaiWithHarmonicAskedForKeepsHarmonicsInit() async throws {
+        let harmonic = #"{"manifestUrl": "/v/index.m3u8?sessid=h1", "trackingUrl": "/v/metadata?sessid=h1"}"#
+        let service = Service { HTTPClientResponse(status: 200, finalURL: $0.url, body: Array(harmonic.utf8), latencyMilliseconds: 1) }
+        let endpoints = try await SessionInitializer(client: service, dialect: .harmonic, sgai: true).start(mediaURL: "https://a.example/live/index.m3u8")
+        #expect(endpoints.dialect == .harmonic && !endpoints.isSGAI && endpoints.pollsMetadata)
+        #expect(service.requests.withLock { $0.map(\.url) } == ["https://a.example/live/index.m3u8"])
+    }
 }

@@ -1,4 +1,9 @@
 import Testing
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 @testable import BeaconDomain
 @testable import BeaconHTTP
 @testable import BeaconStorage
@@ -82,5 +87,54 @@ import Testing
     ])
     func findsNoVariantWhereThereIsNone(playlist: String) {
         #expect(SessionInitializer.firstVariant(ofPlaylist: Array(playlist.utf8)) == nil)
+    }
+
+    // MARK: SGAI
+
+    static let sgai = SessionEndpoints(
+        mediaURL: "https://mt.example/v1/session/a/c/index.m3u8", manifestURL: "https://mt.example/v1/master/a/c/index.m3u8?aws.sessionId=s9",
+        trackingURL: "", sessionID: "s9", dialect: .mediatailor, isSGAI: true)
+
+    @Test func findsMediaTailorsSessionID() {
+        #expect(SessionEndpoints.sessionID(in: Self.sgai.manifestURL, parameter: SessionEndpoints.mediaTailorSessionParameter) == "s9")
+        #expect(SessionEndpoints.sessionID(in: Self.sgai.manifestURL) == nil, "sessid is Harmonic's")
+        #expect(SessionEndpoints.sessionID(in: "https://mt.example/m.m3u8?aws.sessionId=", parameter: "aws.sessionId") == nil)
+    }
+
+    /// A plain stream and an SGAI session poll nothing; any other session polls its tracking URL.
+    @Test func onlyASessionWithATrackingURLPollsMetadata() {
+        #expect(!Self.sgai.pollsMetadata)
+        #expect(!SessionEndpoints.plain(mediaURL: "https://o.example/m.m3u8", reason: "r").pollsMetadata)
+        var stitched = Self.sgai
+        stitched.isSGAI = false
+        stitched.trackingURL = "https://mt.example/v1/tracking/a/c/s9"
+        #expect(stitched.pollsMetadata)
+    }
+
+    /// `sgai` is written only for an SGAI session; a document without it (any older one) reads as none.
+    @Test func sgaiIsKeptInTheJSONAndOldDocumentsReadWithout() throws {
+        let encoded = String(decoding: try JSONEncoder().encode(Self.sgai), as: UTF8.self)
+        #expect(encoded.contains(#""sgai":true"#))
+        #expect(try JSONDecoder().decode(SessionEndpoints.self, from: Data(encoded.utf8)) == Self.sgai)
+        var stitched = Self.sgai
+        stitched.isSGAI = false
+        #expect(!String(decoding: try JSONEncoder().encode(stitched), as: UTF8.self).contains("sgai"))
+        let old = #"{"mediaUrl": "m", "manifestUrl": "m2", "trackingUrl": "t", "sessionId": "s", "dialect": "mediatailor"}"#
+        #expect(try JSONDecoder().decode(SessionEndpoints.self, from: Data(old.utf8)).isSGAI == false)
+    }
+
+    /// The journal's snapshot keeps it, so a resumed SGAI session still polls nothing.
+    @Test func theSnapshotKeepsSGAI() throws {
+        for endpoints in [Self.sgai, SessionEndpoints(mediaURL: "m", manifestURL: "m2", trackingURL: "t", sessionID: nil)] {
+            let snapshot = SessionSnapshot(endpoints: endpoints, adBreaks: [], dataRange: nil, played: [], playhead: nil, savedAt: 1)
+            let bytes = snapshot.jsonBytes()
+            #expect(String(decoding: bytes, as: UTF8.self).contains(#""sgai":true"#) == endpoints.isSGAI)
+            #expect(try JSONDecoder().decode(SessionSnapshot.self, from: Data(bytes)).endpoints == endpoints)
+        }
+    }
+
+    /// The player hears it is an SGAI session, without a tracking URL.
+    @Test func theAnnouncementSaysSGAIWithoutATrackingURL() {
+        #expect(Self.sgai.announcement == #"{"manifestUrl":"https://mt.example/v1/master/a/c/index.m3u8?aws.sessionId=s9","sessionId":"s9","sgai":true,"trackingUrl":null}"#)
     }
 }

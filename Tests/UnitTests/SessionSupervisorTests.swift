@@ -185,4 +185,17 @@ import Testing
         #expect(supervisor.initToStart(after: nil) == nil)
         #expect(supervisor.unload() == [] && supervisor.drain() == [])
     }
+
+    /// An SGAI session polls no metadata: it is settled as soon as it is ready, and stdin waits no longer.
+    @Test func anSGAISessionIsSettledOnceReady() {
+        var supervisor = SessionSupervisor()
+        _ = supervisor.load(Self.endpoints.mediaURL)
+        #expect(!supervisor.isSettled)
+        let endpoints = SessionEndpoints(
+            mediaURL: Self.endpoints.mediaURL, manifestURL: "http://mt.example/m.m3u8?aws.sessionId=s9", trackingURL: "", sessionID: "s9",
+            dialect: .mediatailor, isSGAI: true)
+        let session = ActiveSession(endpoints: endpoints, tracking: TrackingSession(retention: 60_000), generation: 1, metadata: MetadataRefresh(interval: 10_000))
+        #expect(supervisor.initSucceeded(session) == [.ready(endpoints), .replyToLoads(generation: 1, .success(endpoints)), .settled])
+        #expect(supervisor.isSettled)
+    }
 }

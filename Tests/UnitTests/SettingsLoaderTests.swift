@@ -43,6 +43,10 @@ import Testing
                     limit-ad-tracking = false  # default
                     dialect = "auto"  # default
                     is-init-request = true  # default
+                    sgai = false  # default
+                    instance = "default"  # default
+                    audit-max-age = 604800  # default
+                    audit-max-size = 33554432  # default
                     # media-analytics.endpoint is not set  # default
                     # media-analytics.tracking-server is not set  # default
                     # media-analytics.report-suite is not set  # default
@@ -72,6 +76,13 @@ import Testing
                     heartbeat.track-viewers-count = false  # default
                     # heartbeat.device-id is not set  # default
                     # heartbeat.headers is not set  # default
+                    # telemetry.endpoint is not set  # default
+                    # telemetry.headers is not set  # default
+                    telemetry.export-interval = 60  # default
+                    telemetry.log-interval = 10  # default
+                    telemetry.batch-size = 512  # default
+                    # telemetry.resource-attributes is not set  # default
+                    telemetry.compression = "gzip"  # default
                     """)
         }
     }

@@ -254,7 +254,7 @@ import Testing
                     .socket: .text("/tmp/x y.sock"), .metadataInterval: .text("0.25"), .retention: .text("1e-05"),
                     .drainTimeout: .text("7"), .quiet: .boolean(true), .logLevel: .text("notice"), .debugTracking: .boolean(true),
                     .metricsAddress: .text("[::1]:9100"), .ifa: .text("6D92078A-8246-4BA4-AE5B-76104861E7DC"), .ifaType: .text("rida"),
-                    .limitAdTracking: .boolean(true), .mediaAnalyticsEndpoint: .text("https://c.test/"),
+                    .limitAdTracking: .boolean(true), .sgai: .boolean(true), .mediaAnalyticsEndpoint: .text("https://c.test/"),
                     .mediaAnalyticsTrackingServer: .text("t.test"), .mediaAnalyticsReportSuite: .text("rs"), .mediaAnalyticsOrgID: .text("o@AdobeOrg"),
                     .mediaAnalyticsUserID: .text("u \"1\""), .mediaAnalyticsChannel: .text("c"), .mediaAnalyticsSSL: .boolean(false),
                     .mediaAnalyticsPingInterval: .text("2.5"), .mediaAnalyticsPublisher: .text("P \"1\""), .mediaAnalyticsJobID: .text("j2"),
@@ -274,5 +274,21 @@ import Testing
         #expect(reread.sources.values.allSatisfy { $0 == .file("/r.toml") })
         reread.sources = settings.sources
         #expect(reread == settings, "\(toml)")
+    }
+
+    /// `sgai`: off unless a flag, the environment or the file turns it on; a boolean like the others.
+    @Test func sgaiIsOffByDefaultAndABoolean() throws {
+        #expect(try resolve([]).sgai == false)
+        #expect(try resolve([]).tomlValue(of: .sgai) == "false")
+        #expect(SettingKey.sgai.environmentVariable == "BEACONCTL_SGAI")
+        #expect(SettingKey.sgai.flag == "--sgai")
+        #expect(SettingKey.sgai.table == nil)
+        #expect(try resolve([SettingsLayer(source: .environment, values: [.sgai: .text("true")])]).sgai)
+        let overridden = try resolve([
+            SettingsLayer(source: Self.file, values: [.sgai: .boolean(true)]), SettingsLayer(source: .flag, values: [.sgai: .boolean(false)]),
+        ])
+        #expect(overridden.sgai == false)
+        #expect(overridden.source(of: .sgai) == .flag)
+        #expect(refusal([SettingsLayer(source: Self.file, values: [.sgai: .number(1)])])?.hasPrefix("sgai (file /etc/b.toml): ") == true)
     }
 }

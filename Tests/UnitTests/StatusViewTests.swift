@@ -136,4 +136,18 @@ import Testing
         report.session?.dialect = .mediatailor
         #expect(StatusView.render(report).split(separator: "\n").contains("dialect       mediatailor"))
     }
+
+    /// An SGAI session has no tracking URL and polls none: status says so, with no error.
+    @Test func showsAnSGAISessionPollsNoTrackingURL() {
+        var report = StatusViewTests.report(state: "playing")
+        report.counters = StatusReport.Counters()
+        report.lastError = nil
+        report.session = SessionEndpoints(
+            mediaURL: "http://m/v1/session/a/b/i.m3u8", manifestURL: "http://m/m?aws.sessionId=s", trackingURL: "", sessionID: "s", dialect: .mediatailor,
+            isSGAI: true)
+        let lines = StatusView.render(report).split(separator: "\n")
+        #expect(lines.contains("tracking URL  none: SGAI, each asset list carries its tracking"))
+        #expect(lines.contains("metadata      0 fetches   0 errors   none polled (SGAI)"))
+        #expect(!lines.contains { $0.hasPrefix("last error") })
+    }
 }

@@ -10,7 +10,7 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     package var mediaURL: String
     /// The session's own manifest: what the player must play.
     package var manifestURL: String
-    /// Where the ad-tracking metadata is polled.
+    /// Where the ad-tracking metadata is polled; empty when none is (a plain stream, an SGAI session).
     package var trackingURL: String
     /// The ad-insertion service's session id (`sessid`), when the URLs carry one.
     package var sessionID: String?
@@ -20,13 +20,19 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
     /// Why the stream plays as it is, without a session: the service answered every way without a
     /// session id. The player gets the media URL, nothing is polled; nil for a session.
     package var plainReason: String?
+    /// A MediaTailor server-guided ad insertion (SGAI) session: its ads come as HLS interstitials,
+    /// and in client-side reporting each asset list carries their tracking; no tracking URL is polled.
+    package var isSGAI: Bool
 
-    public init(mediaURL: String, manifestURL: String, trackingURL: String, sessionID: String?, dialect: Dialect? = nil) {
+    public init(
+        mediaURL: String, manifestURL: String, trackingURL: String, sessionID: String?, dialect: Dialect? = nil, isSGAI: Bool = false
+    ) {
         self.mediaURL = mediaURL
         self.manifestURL = manifestURL
         self.trackingURL = trackingURL
         self.sessionID = sessionID
         self.dialect = dialect
+        self.isSGAI = isSGAI
     }
 
     /// The stream played as it is, for `reason`: its own URL as the manifest, no tracking URL.
@@ -38,12 +44,16 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
 
     package var isPlain: Bool { plainReason != nil }
 
+    /// Whether a tracking URL is polled: not for a plain stream, nor for an SGAI session, whose
+    /// tracking comes with each asset list.
+    package var pollsMetadata: Bool { !isPlain && !trackingURL.isEmpty }
+
     /// The session key: what the beacon journal files this session's deliveries and snapshot under,
     /// its `sessid`, or else its media URL.
     package var sessionKey: String { sessionID ?? mediaURL }
 
     private enum CodingKeys: String, CodingKey {
-        case mediaURL = "mediaUrl", manifestURL = "manifestUrl", trackingURL = "trackingUrl", sessionID = "sessionId", dialect, plain, plainReason
+        case mediaURL = "mediaUrl", manifestURL = "manifestUrl", trackingURL = "trackingUrl", sessionID = "sessionId", dialect, plain, plainReason, sgai
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,9 +64,11 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
         sessionID = try container.decodeIfPresent(String.self, forKey: .sessionID)
         dialect = try container.decodeIfPresent(Dialect.self, forKey: .dialect)
         plainReason = try container.decodeIfPresent(String.self, forKey: .plainReason)
+        isSGAI = try container.decodeIfPresent(Bool.self, forKey: .sgai) ?? false
     }
 
-    // `plain` and its reason only for a plain stream: a session's document is as it always was.
+    // `plain` and its reason only for a plain stream, `sgai` only for an SGAI session: any other
+    // session's document is as it always was.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(mediaURL, forKey: .mediaURL)
@@ -68,14 +80,18 @@ public struct SessionEndpoints: Sendable, Equatable, Codable {
             try container.encode(true, forKey: .plain)
             try container.encode(plainReason, forKey: .plainReason)
         }
+        if isSGAI { try container.encode(true, forKey: .sgai) }
     }
 
     /// The query parameter that carries the session id.
     package static let sessionParameter = "sessid"
 
-    /// The session id in a URL's query, if any.
-    package static func sessionID(in url: String) -> String? {
-        URLComponents(string: url)?.queryItems?.first { $0.name == sessionParameter }?.value.flatMap { $0.isEmpty ? nil : $0 }
+    /// The query parameter of a MediaTailor manifest URL that carries its session id.
+    package static let mediaTailorSessionParameter = "aws.sessionId"
+
+    /// The session id in a URL's query (`parameter`, `sessid` unless said), if any.
+    package static func sessionID(in url: String, parameter: String = sessionParameter) -> String? {
+        URLComponents(string: url)?.queryItems?.first { $0.name == parameter }?.value.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The metadata URL of a session manifest: its last path segment replaced by `metadata`, query kept.

@@ -15,6 +15,14 @@ import Foundation
 /// MediaTailor (``Dialect/mediatailor``, or `auto` for a URL under `/v1/session/`): one POST of
 /// `{"reportingMode": "client", "adsParams": {...}}` to the session-initialization URL, whose answer
 /// gives `manifestURL` and `trackingURL`, relative to the URL answering.
+///
+/// An SGAI session (``sgai``, MediaTailor's unless another dialect is asked for) is asked for in
+/// the forms AWS documents: `aws.reportingMode=CLIENT` added to the session-initialization
+/// request's query (https://docs.aws.amazon.com/mediatailor/latest/ug/sgai-ad-tracking.html), and
+/// the explicit POST's body keys `"reportingMode": "client"` and `"insertionMode": "GUIDED"`
+/// (manifest-query-parameters-hls-and-dash-explicit-session-initialization.html, server-guided.html).
+/// Its answer needs no `trackingUrl`: the asset lists carry the tracking, nothing is polled, and
+/// the session id is the manifest URL's `aws.sessionId`.
 package struct SessionInitializer: Sendable {
     package var client: any HTTPClient
     /// The largest init or playlist body read.
@@ -26,22 +34,27 @@ package struct SessionInitializer: Sendable {
     /// Harmonic's `isInitRequest`: false skips the POST, for a service that does not take it; the
     /// GET ways remain.
     package var isInitRequest: Bool
+    /// A MediaTailor server-guided ad insertion session in client-side reporting, as the `sgai`
+    /// setting or a `load` asks: with `auto`, MediaTailor's init whatever the URL.
+    package var sgai: Bool
 
     package init(
-        client: any HTTPClient, maxBodyBytes: Int = 1 << 20, dialect: Dialect? = nil, adsParams: [String: String]? = nil, isInitRequest: Bool = true
+        client: any HTTPClient, maxBodyBytes: Int = 1 << 20, dialect: Dialect? = nil, adsParams: [String: String]? = nil, isInitRequest: Bool = true,
+        sgai: Bool = false
     ) {
         self.client = client
         self.maxBodyBytes = maxBodyBytes
         self.dialect = dialect
         self.adsParams = adsParams
         self.isInitRequest = isInitRequest
+        self.sgai = sgai
     }
 
     package func start(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
         if let refusal = URLPolicy.refusal(of: mediaURL) {
             throw SessionInitError(reason: "media URL refused: \(refusal)", isPermanent: true)
         }
-        if (dialect ?? Dialect.named(byInitURL: mediaURL)) == .mediatailor {
+        if (dialect ?? (sgai ? .mediatailor : Dialect.named(byInitURL: mediaURL))) == .mediatailor {
             return try await mediaTailorInit(mediaURL: mediaURL)
         }
         if SessionEndpoints.sessionID(in: mediaURL) != nil {
@@ -73,7 +86,8 @@ package struct SessionInitializer: Sendable {
 
     private struct InitResponse: Decodable {
         var manifestURL: String
-        var trackingURL: String
+        /// None for an SGAI session.
+        var trackingURL: String?
 
         // The wire names, as documents and earlier releases spell them.
         enum CodingKeys: String, CodingKey { case manifestURL = "manifestUrl", trackingURL = "trackingUrl" }
@@ -82,13 +96,25 @@ package struct SessionInitializer: Sendable {
     /// MediaTailor's session-initialization request body.
     private struct MediaTailorInitRequest: Encodable {
         var reportingMode = "client"
+        /// `GUIDED` for an SGAI session; left out otherwise (MediaTailor's default is stitched).
+        var insertionMode: String?
         var adsParams: [String: String]?
     }
 
+    /// The query parameter, and its value, that asks MediaTailor for client-side reporting of an SGAI session.
+    package static let sgaiReportingQuery = (name: "aws.reportingMode", value: "CLIENT")
+
     private func mediaTailorInit(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
-        let body = JSONLine.encode(MediaTailorInitRequest(adsParams: adsParams))
+        let body = JSONLine.encode(MediaTailorInitRequest(insertionMode: sgai ? "GUIDED" : nil, adsParams: adsParams))
+        var url = mediaURL
+        if sgai {
+            guard let withQuery = SessionEndpoints.adding(query: Self.sgaiReportingQuery.name, value: Self.sgaiReportingQuery.value, to: mediaURL) else {
+                throw SessionInitError(reason: "cannot add \(Self.sgaiReportingQuery.name) to the media URL", isPermanent: true)
+            }
+            url = withQuery
+        }
         let request = HTTPClientRequest(
-            method: .post, url: mediaURL, headers: [(name: "Content-Type", value: "application/json")], body: Array(body.utf8),
+            method: .post, url: url, headers: [(name: "Content-Type", value: "application/json")], body: Array(body.utf8),
             maxResponseBytes: maxBodyBytes)
         let response: HTTPClientResponse
         do {
@@ -96,7 +122,24 @@ package struct SessionInitializer: Sendable {
         } catch {
             throw SessionInitError(reason: "MediaTailor POST: \(error.reason)")
         }
-        return try endpoints(answeredBy: response, media: mediaURL, base: response.finalURL, place: "MediaTailor POST: ")
+        guard sgai else { return try endpoints(answeredBy: response, media: mediaURL, base: response.finalURL, place: "MediaTailor POST: ") }
+        return try sgaiEndpoints(answeredBy: response, media: mediaURL)
+    }
+
+    /// An SGAI session's endpoints: its manifest, relative to the URL that answered, its session id
+    /// the manifest's `aws.sessionId`. No tracking URL: one in the answer is not polled either, as
+    /// MediaTailor's GetTracking is not used for SGAI sessions.
+    private func sgaiEndpoints(answeredBy response: HTTPClientResponse, media: String) throws(SessionInitError) -> SessionEndpoints {
+        guard let answer = try? JSONDecoder().decode(InitResponse.self, from: Data(response.body)) else {
+            throw SessionInitError(reason: "MediaTailor POST: HTTP \(response.status) without manifestUrl", answeredWithoutSession: true)
+        }
+        guard let manifest = SessionEndpoints.resolve(answer.manifestURL, against: response.finalURL) else {
+            throw SessionInitError(reason: "the service returned unusable URLs", answeredWithoutSession: true)
+        }
+        return SessionEndpoints(
+            mediaURL: media, manifestURL: manifest, trackingURL: "",
+            sessionID: SessionEndpoints.sessionID(in: manifest, parameter: SessionEndpoints.mediaTailorSessionParameter), dialect: .mediatailor,
+            isSGAI: true)
     }
 
     private func initRequest(_ attempt: Attempt, mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {
@@ -118,13 +161,13 @@ package struct SessionInitializer: Sendable {
     private func endpoints(
         answeredBy response: HTTPClientResponse, media: String, base: String, place: String = ""
     ) throws(SessionInitError) -> SessionEndpoints {
-        guard let answer = try? JSONDecoder().decode(InitResponse.self, from: Data(response.body)) else {
+        guard let answer = try? JSONDecoder().decode(InitResponse.self, from: Data(response.body)), let tracking = answer.trackingURL else {
             throw SessionInitError(reason: "\(place)HTTP \(response.status) without manifestUrl and trackingUrl", answeredWithoutSession: true)
         }
         return try endpoints(
             media: media,
             manifest: SessionEndpoints.resolve(answer.manifestURL, against: base),
-            tracking: SessionEndpoints.resolve(answer.trackingURL, against: base))
+            tracking: SessionEndpoints.resolve(tracking, against: base))
     }
 
     private func plainGet(mediaURL: String) async throws(SessionInitError) -> SessionEndpoints {

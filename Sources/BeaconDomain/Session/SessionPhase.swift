@@ -38,14 +38,15 @@ package enum SessionPhase: Sendable {
     }
 
     /// Whether no session is starting: none was asked for, init failed (a first time: it is
-    /// retried meanwhile), or the session is ready and its first metadata request has ended.
+    /// retried meanwhile), or the session is ready and its first metadata request has ended (or it
+    /// polls none: a plain stream, an SGAI session).
     /// Stdin waits for this, so a recorded feed piped in at once is judged against the session's
     /// metadata instead of racing it.
     package var isSettled: Bool {
         switch self {
         case .idle, .failed, .draining: true
         case .initializing(let initializing): initializing.retries.consecutiveFailures > 0
-        case .active(let session): session.metadata.attempted || session.endpoints.isPlain
+        case .active(let session): session.metadata.attempted || !session.endpoints.pollsMetadata
         }
     }
 

@@ -73,6 +73,8 @@ extension JSONBytes {
                 if let sessionID = endpoints.sessionID { json.string(sessionID) } else { json.null() }
             }
             if let dialect = endpoints.dialect { json.member("dialect") { $0.string(dialect.rawValue) } }
+            // Only for an SGAI session: a snapshot without it (any older one) reads as no SGAI.
+            if endpoints.isSGAI { json.member("sgai") { $0.bool(true) } }
         }
     }
 

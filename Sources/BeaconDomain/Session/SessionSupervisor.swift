@@ -93,11 +93,13 @@ package struct SessionSupervisor: Sendable {
     }
 
     /// Init succeeded (fresh or resumed from the journal): `session` is played from now on. A
-    /// stale result (its generation replaced) is dropped: no effect.
+    /// stale result (its generation replaced) is dropped: no effect. A session that polls no
+    /// metadata (SGAI) is settled at once; a plain stream is settled where it is decided.
     package mutating func initSucceeded(_ session: ActiveSession) -> [Effect] {
         guard case .initializing(let initializing) = phase, initializing.generation == session.generation else { return [] }
         phase = .active(session)
-        return [.ready(session.endpoints), .replyToLoads(generation: session.generation, .success(session.endpoints))]
+        let ready: [Effect] = [.ready(session.endpoints), .replyToLoads(generation: session.generation, .success(session.endpoints))]
+        return ready + (session.endpoints.pollsMetadata || session.endpoints.isPlain ? [] : [.settled])
     }
 
     /// An init attempt of `generation` failed at `now`. A failure no retry can heal ends the

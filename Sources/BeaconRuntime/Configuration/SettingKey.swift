@@ -22,6 +22,7 @@ package enum SettingKey: String, CaseIterable, Sendable, Comparable {
     case limitAdTracking = "limit-ad-tracking"
     case dialect
     case isInitRequest = "is-init-request"
+    case sgai
     case instance
     case auditMaxAge = "audit-max-age"
     case auditMaxSize = "audit-max-size"

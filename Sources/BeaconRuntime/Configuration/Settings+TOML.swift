@@ -23,6 +23,7 @@ extension Settings {
         case .limitAdTracking: "\(limitAdTracking)"
         case .dialect: Self.quoted(dialect?.rawValue ?? "auto")
         case .isInitRequest: "\(isInitRequest)"
+        case .sgai: "\(sgai)"
         case .instance: Self.quoted(instance)
         case .auditMaxAge: Self.number(auditMaxAge)
         case .auditMaxSize: "\(auditMaxSize)"

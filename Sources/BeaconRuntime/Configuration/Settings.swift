@@ -42,6 +42,9 @@ package struct Settings: Sendable, Equatable {
     package var dialect: Dialect?
     /// Harmonic session init starts with the POST the document describes; false skips it.
     package var isInitRequest = true
+    /// Every MediaTailor session is a server-guided ad insertion (SGAI) session in client-side
+    /// reporting, as a `load`'s `{"sgai": true}` asks for its playback alone.
+    package var sgai = false
     /// This daemon's name among several on one box: the templated unit's instance (`%i`); the
     /// telemetry's `service.instance.id` is derived from it and the machine id.
     package var instance = "default"
@@ -135,6 +138,7 @@ package struct Settings: Sendable, Equatable {
         case .limitAdTracking: limitAdTracking = try Self.boolean(value)
         case .dialect: dialect = try Self.dialect(value)
         case .isInitRequest: isInitRequest = try Self.boolean(value)
+        case .sgai: sgai = try Self.boolean(value)
         case .instance:
             instance = try Self.identifier(value, maxBytes: 64)
             if instance.isEmpty { throw Refusal(reason: "must not be empty") }

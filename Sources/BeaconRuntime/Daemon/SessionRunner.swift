@@ -2,7 +2,7 @@ import BeaconDomain
 
 /// Runs the sessions the supervisor asks for, one at a time: each is resumed from the journal or
 /// initialized (again after each failure, as the supervisor decides), then its metadata is
-/// refreshed until the session ends. The daemon's core owns the session's state and the
+/// refreshed until the session ends (an SGAI session's is not: it has no tracking URL). The daemon's core owns the session's state and the
 /// supervisor: the runner sends it each step as an event, and stops once it says the session is
 /// no longer current.
 struct SessionRunner: Sendable {
@@ -29,16 +29,20 @@ struct SessionRunner: Sendable {
         let generation = wanted.generation
         let settings = await daemon.step { core, _, _ in core.sessionStarting(mediaURL: wanted.mediaURL) }
         let ready: Bool
+        let endpoints: SessionEndpoints
         if let snapshot = await journal.savedSession(for: wanted.mediaURL, savedSince: time.now() - settings.retention) {
             let stored = await journal.deliveries(ofSession: snapshot.endpoints.sessionKey)
+            endpoints = snapshot.endpoints
             ready = await daemon.step { core, now, wallNow in
                 core.sessionResumed(snapshot, stored: stored, generation: generation, now: now, wallNow: wallNow)
             }
         } else {
-            guard let endpoints = await initialize(wanted, settings: settings) else { return }
-            ready = await daemon.step { core, _, wallNow in core.sessionReady(endpoints, generation: generation, wallNow: wallNow) }
+            guard let initialized = await initialize(wanted, settings: settings) else { return }
+            endpoints = initialized
+            ready = await daemon.step { core, _, wallNow in core.sessionReady(initialized, generation: generation, wallNow: wallNow) }
         }
-        guard ready else { return }
+        // An SGAI session polls nothing: each asset list the player reports carries its tracking.
+        guard ready, endpoints.pollsMetadata else { return }
         await MetadataPoller(client: client, time: time, maxResponseBytes: settings.maxMetadataBytes).run(
             begin: { await daemon.step { core, _, _ in core.beginMetadataRefresh(generation: generation) } },
             requesting: { await daemon.step { core, _, _ in core.metadataRequested() } },
