@@ -51,6 +51,8 @@ import Testing
         metrics.observe(status(session: false, lastTickAt: nil, lastMetadataAt: nil), now: now)
         #expect(exposition == [
             "# TYPE beaconctl_ad_breaks_seen_total counter",
+            "# TYPE beaconctl_audit_records gauge",
+            "# TYPE beaconctl_audit_records_dropped gauge",
             "# TYPE beaconctl_bad_input_lines_total counter",
             "# TYPE beaconctl_beacon_deliveries_due gauge",
             "# TYPE beaconctl_beacon_latency_seconds histogram",
@@ -62,6 +64,8 @@ import Testing
             "# TYPE beaconctl_sessions_total counter",
             "# TYPE beaconctl_tracking_events_due gauge",
             "beaconctl_ad_breaks_seen_total 0",
+            "beaconctl_audit_records 0.0",
+            "beaconctl_audit_records_dropped 0.0",
             "beaconctl_bad_input_lines_total 0",
             "beaconctl_beacon_deliveries_due 0.0",
             #"beaconctl_beacon_latency_seconds_bucket{le="+Inf"} 0"#,
@@ -129,6 +133,7 @@ import Testing
         var report = status(session: true, lastTickAt: now - 1_500, lastMetadataAt: now - 2_250)
         report.journal = StatusReport.Journal(state: .ok)
         report.counters.logLinesDropped = 7
+        report.audit = AuditStatus(storage: "journal", records: 40, bytes: 12_000, dropped: 2, droppedUnexported: 1)
         report.deliveries = [.due, .delivered, .failed].map { state in
             StatusReport.Delivery(
                 BeaconDelivery(
@@ -140,6 +145,8 @@ import Testing
 
         #expect(exposition == [
             "# TYPE beaconctl_ad_breaks_seen_total counter",
+            "# TYPE beaconctl_audit_records gauge",
+            "# TYPE beaconctl_audit_records_dropped gauge",
             "# TYPE beaconctl_bad_input_lines_total counter",
             "# TYPE beaconctl_beacon_deliveries_due gauge",
             "# TYPE beaconctl_beacon_latency_seconds histogram",
@@ -155,6 +162,8 @@ import Testing
             "# TYPE beaconctl_tracking_events_due gauge",
             "# TYPE beaconctl_tracking_events_total counter",
             "beaconctl_ad_breaks_seen_total 3",
+            "beaconctl_audit_records 40.0",
+            "beaconctl_audit_records_dropped 2.0",
             "beaconctl_bad_input_lines_total 3",
             "beaconctl_beacon_deliveries_due 1.0",
             // Latencies of the four answers: 7 ms, 40 ms, 120 ms, 3 s.

@@ -33,10 +33,10 @@ import Testing
         let runtime = Self.runtime(recording: Recorder())
         let line = try #require(await reply(runtime, "reporter list"))
         let list = try JSONDecoder().decode(ReporterList.self, from: Data(line.utf8))
-        #expect(list.reporters.map(\.name) == [.beacons, .mediaAnalytics, .heartbeat])
-        #expect(list.reporters.map(\.configured) == [true, true, false])
-        #expect(list.reporters.map(\.enabled) == [true, true, false])
-        #expect(list.reporters.map(\.state) == ["sending", "recording", "not configured"])
+        #expect(list.reporters.map(\.name) == [.beacons, .mediaAnalytics, .heartbeat, .telemetry])
+        #expect(list.reporters.map(\.configured) == [true, true, false, false])
+        #expect(list.reporters.map(\.enabled) == [true, true, false, false])
+        #expect(list.reporters.map(\.state) == ["sending", "recording", "not configured", "not configured"])
         // Every field is written, null when absent, as in the status document.
         #expect(line.contains(#""lastAnswer":null"#))
     }
@@ -52,7 +52,7 @@ import Testing
         #expect(await reporter.status().enabled == false)
         #expect(await reply(runtime, "reporter enable beacons") != nil)
         let statuses = await runtime.reporters.statuses()
-        #expect(statuses.map(\.enabled) == [true, false, false], "enabling beacons leaves media-analytics disabled")
+        #expect(statuses.map(\.enabled) == [true, false, false, false], "enabling beacons leaves media-analytics disabled")
         #expect(
             await reply(runtime, "reporter enable heartbeat")
                 == #"{"error":"reporter heartbeat is not configured: set endpoint in [heartbeat]"}"#)
@@ -62,7 +62,7 @@ import Testing
         let runtime = Self.runtime(recording: Recorder())
         let line = try #require(await reply(runtime, "status"))
         let report = try StatusReport.decode(jsonLine: line)
-        #expect(report.reporters.map(\.name) == [.beacons, .mediaAnalytics, .heartbeat])
+        #expect(report.reporters.map(\.name) == [.beacons, .mediaAnalytics, .heartbeat, .telemetry])
         // A daemon of an earlier release sends no reporters: read as none.
         let earlier = line.replacingOccurrences(of: #","reporters":["#, with: #","ignored":["#)
         #expect(try StatusReport.decode(jsonLine: earlier).reporters.isEmpty)

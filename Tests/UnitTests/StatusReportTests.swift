@@ -49,7 +49,7 @@ import Testing
             Set(json.keys) == [
                 "apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters",
                 "lastError", "metadataFailures", "nextMetadataAt", "initFailures", "nextInitAt", "deliveries", "journal",
-                "timeline", "contentPosition", "adPlacement", "reporters",
+                "timeline", "contentPosition", "adPlacement", "reporters", "adInsertion", "interstitial",
             ])
         #expect(json["apiLevel"] as? Int == StatusReport.currentAPILevel)
         #expect(json["version"] as? String == "1.2.3")

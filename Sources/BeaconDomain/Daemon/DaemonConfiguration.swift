@@ -9,6 +9,8 @@ package struct DaemonConfiguration: Sendable, Equatable {
     /// Harmonic session init starts with the POST its document describes (`isInitRequest`); a
     /// `load` may say otherwise for its playback.
     package var isInitRequest = true
+    /// Every MediaTailor session is an SGAI session; a `load`'s `sgai` asks for its playback alone.
+    package var sgai = false
     package var metadataInterval: Duration = .seconds(2)
     /// How long ad breaks gone from the metadata, and played stretches, are remembered after they end.
     package var retention: Duration = .seconds(7200)

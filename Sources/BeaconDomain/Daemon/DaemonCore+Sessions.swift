@@ -18,7 +18,8 @@ extension DaemonCore {
         step { core in
             core.supervisor.initAttemptStarting(generation: generation)
             return InitRequest(
-                adsParams: core.loadOptions.adsParams, isInitRequest: core.loadOptions.isInitRequest ?? core.configuration.isInitRequest)
+                adsParams: core.loadOptions.adsParams, isInitRequest: core.loadOptions.isInitRequest ?? core.configuration.isInitRequest,
+                sgai: core.loadOptions.sgai || core.configuration.sgai)
         }
     }
 
@@ -74,8 +75,8 @@ extension DaemonCore {
     private mutating func ready(_ endpoints: SessionEndpoints, tracking: TrackingSession?, generation: Int, wallNow: Milliseconds) -> Bool {
         var matching = tracking ?? TrackingSession(retention: configuration.retention.milliseconds)
         // The player knows from its manifest that the ads come as interstitials; an SGAI session's do.
-        if loadOptions.interstitials { matching.enterInterstitialMode() }
-        if loadOptions.sgai { matching.takesTimelineFromTicks = true }
+        if loadOptions.interstitials || endpoints.isSGAI { matching.enterInterstitialMode() }
+        if endpoints.isSGAI { matching.takesTimelineFromTicks = true }
         let ready = ActiveSession(
             endpoints: endpoints, tracking: matching,
             generation: generation, metadata: MetadataRefresh(interval: configuration.metadataInterval.milliseconds))

@@ -19,6 +19,8 @@ package struct DaemonCore: Sendable {
         package var adsParams: [String: String]?
         /// Harmonic's init starts with its POST.
         package var isInitRequest: Bool
+        /// A MediaTailor SGAI session in client-side reporting.
+        package var sgai = false
     }
 
     /// What the daemon does with an input line.

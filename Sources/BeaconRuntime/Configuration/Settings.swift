@@ -279,6 +279,7 @@ extension Settings {
         configuration.trackingURL = trackingURL
         configuration.dialect = dialect
         configuration.isInitRequest = isInitRequest
+        configuration.sgai = sgai
         configuration.metadataInterval = .seconds(metadataInterval)
         configuration.retention = .seconds(retention)
         configuration.drainTimeout = .seconds(drainTimeout)

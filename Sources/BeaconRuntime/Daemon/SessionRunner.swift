@@ -65,7 +65,8 @@ struct SessionRunner: Sendable {
             let failure: SessionInitError
             do {
                 let initializer = SessionInitializer(
-                    client: client, dialect: settings.dialect, adsParams: request.adsParams, isInitRequest: request.isInitRequest)
+                    client: client, dialect: settings.dialect, adsParams: request.adsParams, isInitRequest: request.isInitRequest,
+                    sgai: request.sgai)
                 return try await initializer.start(mediaURL: mediaURL)
             } catch {
                 failure = error
