@@ -25,9 +25,9 @@ import Testing
             ]
         }) { service, daemon in
             let list = try JSONDecoder().decode(ReporterList.self, from: Data(try await send(daemon, "reporter list").utf8))
-            #expect(list.reporters.map(\.name) == [.beacons, .mediaAnalytics, .heartbeat])
-            #expect(list.reporters.map(\.enabled) == [true, false, false])
-            #expect(list.reporters.map(\.state) == ["sending", "not configured", "not configured"])
+            #expect(list.reporters.map(\.name) == [.beacons, .mediaAnalytics, .heartbeat, .telemetry])
+            #expect(list.reporters.map(\.enabled) == [true, false, false, false])
+            #expect(list.reporters.map(\.state) == ["sending", "not configured", "not configured", "not configured"])
 
             var feed = TickFeed(from: Ads.t0)
             feed.play(to: Self.first + 15_000)

@@ -53,7 +53,7 @@ import Testing
                     == [
                         "apiLevel", "version", "state", "session", "playhead", "lastTickAt", "lastMetadataAt", "dataRange", "adBreaks", "counters",
                         "lastError", "metadataFailures", "nextMetadataAt", "initFailures", "nextInitAt", "deliveries", "journal",
-                        "timeline", "contentPosition", "adPlacement", "reporters",
+                        "timeline", "contentPosition", "adPlacement", "reporters", "audit", "adInsertion", "interstitial",
                     ])
             #expect(object["timeline"] as? String == "programDateTime")
             #expect(object["contentPosition"] is NSNull)
