@@ -26,6 +26,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("harmonic or mediatailor: the simulated ad-insertion service (default harmonic).", valueName: "dialect"))
     var dialect: Dialect = .harmonic
 
+    @Flag(help: "Play the ad break as an HLS interstitial: the player tells the interstitial's start, assets, positions and end (harmonic only).")
+    var interstitials = false
+
     @Flag(help: "Also show the daemon's log lines.")
     var verbose = false
 
@@ -37,6 +40,7 @@ struct DemoCommand: AsyncParsableCommand {
         if let duration, !(duration.isFinite && duration > 0 && duration <= 3600) {
             throw ValidationError("--duration must be between 0 and 3600 seconds")
         }
+        if interstitials, dialect != .harmonic { throw ValidationError("--interstitials plays the simulated Harmonic service only") }
     }
 
     func run() async throws {
@@ -48,6 +52,9 @@ struct DemoCommand: AsyncParsableCommand {
         let adBreak = service.adBreak
         out("beaconctl demo: simulated \(dialect == .mediatailor ? "MediaTailor" : "ad-insertion") service on \(service.server.baseURL)")
         out("  ad break \(adBreak.id): \(DemoService.adCount) ads of \(UTCTime.formatSpan(DemoService.adDuration)), starts in \(UTCTime.formatSpan(adBreak.startTime - startedAt))")
+        if interstitials {
+            out("  played as an HLS interstitial: the main player stops at its date, a second one plays one asset per ad")
+        }
         out("  the player pauses and mutes 2 s into the first ad, resumes 1.5 s later")
         out("  media analytics: simulated Media Collection API on \(service.collection.endpoint) (pings counted, not shown)")
 
@@ -88,8 +95,8 @@ struct DemoCommand: AsyncParsableCommand {
                 playback.addTask { await daemon.run() }
                 playback.addTask { await runtime.runReporters() }
                 // A load, as a player gives it, tells the reporters a playback begins.
-                _ = await runtime.lines.handle(.text("load \(service.mediaURL)"))
-                await SimulatedPlayer(adBreak: adBreak).play(until: end) { line in _ = await runtime.lines.handle(.text(line)) }
+                _ = await runtime.lines.handle(.text("load \(service.mediaURL)" + (interstitials ? #" {"interstitials": true}"# : "")))
+                await SimulatedPlayer(adBreak: adBreak, interstitials: interstitials).play(until: end) { line in _ = await runtime.lines.handle(.text(line)) }
                 let played = await daemon.statusReport()
                 daemon.stop()
                 return played
