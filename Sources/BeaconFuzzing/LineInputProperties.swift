@@ -8,8 +8,8 @@ import BeaconSimulator
 /// Properties: framing matches ``LineFramingModel`` however the bytes are chunked, with the
 /// daemon's limit and a tiny one; parsing is deterministic; an accepted command carries only
 /// values the daemon can use (times within 1970...9999, finite non-negative rates, a trimmed
-/// media URL; chapters, quality, error ids, state names, content and heartbeat options within
-/// their rules); a refusal gives a reason that quotes a bounded part of the line; and the commands,
+/// media URL; chapters, quality, error ids, state names, content and heartbeat options, and an
+/// interstitial's times, indexes and ids within their rules); a refusal gives a reason that quotes a bounded part of the line; and the commands,
 /// played into a session with an ad break just after the first playhead, keep ``SessionProbe``'s
 /// guarantees.
 enum LineInputProperties {
@@ -102,9 +102,41 @@ enum LineInputProperties {
             try checkInformation(information, from: text)
         case .events(follow: false, let after):
             try PropertyViolation.require(after == nil, "plain 'events' takes no sequence", "'\(text.prefix(80))' gave \(command)")
-        case .player, .user, .unload, .status, .events, .reporter, .audit, .interstitial:
+        case .interstitial(let interstitial):
+            try checkInterstitial(interstitial, from: text)
+        case .player, .user, .unload, .status, .events, .reporter, .audit:
             break
         }
+    }
+
+    /// An interstitial's times lie in range as a tick's do: dates within 1970...9999, places and
+    /// durations on media time; its ids are bounded and its asset indexes below the limit.
+    private static func checkInterstitial(_ command: InterstitialCommand, from text: String) throws(PropertyViolation) {
+        let dates = 0...MetadataDocument.latestTime
+        let mediaTimes = MetadataDocument.validMediaTimes
+        let id: String
+        let timesInRange: Bool
+        switch command {
+        case .start(let start):
+            id = start.id
+            timesInRange = start.start.map(dates.contains) != false && [start.position, start.resumeOffset].allSatisfy { $0.map(mediaTimes.contains) != false }
+                && start.assetList?.assets.allSatisfy { $0.duration.map { $0 > 0 && $0 <= MetadataDocument.longestDuration } != false } != false
+        case .asset(let asset):
+            id = asset.id
+            timesInRange = (0..<AssetList.maxAssets).contains(asset.index) && asset.duration.map { $0 > 0 && mediaTimes.contains($0) } != false
+        case .tick(let tick):
+            id = tick.id
+            timesInRange = (0..<AssetList.maxAssets).contains(tick.asset) && mediaTimes.contains(tick.position)
+                && tick.observedAt.map(dates.contains) != false && tick.rate.map { $0.isFinite && $0 >= 0 } != false
+        case .end(let end):
+            id = end.id
+            timesInRange = true
+        }
+        try PropertyViolation.require(
+            timesInRange, "an accepted interstitial's times, durations, indexes and rate lie in range", "'\(text.prefix(80))' gave \(command)")
+        try PropertyViolation.require(
+            !id.isEmpty && id.utf8.count <= LineParser.maxInterstitialIDBytes, "an accepted interstitial id is not empty and bounded",
+            "'\(text.prefix(80))' gave '\(id.prefix(80))'")
     }
 
     /// Chapters, quality, errors and states carry only what a reporter can send as it is.

@@ -4,15 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Any key of a JSON object: for objects whose keys are open (custom metadata).
-struct JSONKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ stringValue: String) { self.stringValue = stringValue }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
 /// How the player-information JSON objects are read: liberally, as players build them from
 /// whatever their SDK holds. A number may come as a string (`"2500000"`), text may come as a
 /// number or a boolean (`"season": 3` reads "3"), a boolean may come as `"true"`/`"false"`,

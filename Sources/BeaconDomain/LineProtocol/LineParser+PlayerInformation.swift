@@ -8,9 +8,9 @@ extension LineParser {
     /// The longest error id taken: ids are codes, not prose; the message holds the prose.
     package static let maxErrorIDLength = 128
 
-    /// The command of `word`, if it is one of these, or why its argument is refused.
+    /// The command of `word`, if it is one of these or an interstitial's line, or why its argument is refused.
     static func parsePlayerInformation(_ word: String, _ argument: String?) -> Result<InputCommand, LineError>? {
-        guard let parse = playerInformationParsers[word] else { return nil }
+        guard let parse = playerInformationParsers[word] ?? interstitialParsers[word] else { return nil }
         guard let argument, !argument.isEmpty else { return .failure(LineError("'\(word)' needs an argument")) }
         return parse(argument)
     }

@@ -11,7 +11,8 @@ import Foundation
 /// on media time is `position <seconds>` or `{"position": s, "at": ms, "rate": x}`; a JSON tick may
 /// also carry the quality keys of ``QualityOfService``. Every other line is one word, optionally
 /// followed by one argument (`load <media-url>`, `rate <x>`); `load` may end with a JSON object of
-/// ``LoadOptions``. The player information lines are in `LineParser+PlayerInformation`.
+/// ``LoadOptions``. The player information lines are in `LineParser+PlayerInformation`, an
+/// interstitial's lines and ticks in `LineParser+Interstitials`.
 package enum LineParser {
     package static func parse(_ line: String) -> Result<InputCommand, LineError> {
         let text = line.trimmedOfWhitespace
@@ -94,11 +95,12 @@ package enum LineParser {
         return .success(Milliseconds(value.rounded()))
     }
 
-    /// A position in seconds, as a player's `currentTime` reads, in milliseconds rounded.
-    private static func position(_ seconds: Double) -> Result<Milliseconds, LineError> {
-        milliseconds(seconds * 1000, name: "position").flatMap { position in
+    /// A position in seconds, as a player's `currentTime` reads, in milliseconds rounded; `name`
+    /// says what it is in a refusal.
+    static func position(_ seconds: Double, name: String = "position") -> Result<Milliseconds, LineError> {
+        milliseconds(seconds * 1000, name: name).flatMap { position in
             MetadataDocument.validMediaTimes.contains(position)
-                ? .success(position) : .failure(LineError("position is past \(MetadataDocument.validMediaTimesText) of media time"))
+                ? .success(position) : .failure(LineError("\(name) is past \(MetadataDocument.validMediaTimesText) of media time"))
         }
     }
 
@@ -119,11 +121,17 @@ package enum LineParser {
         var rate: Double?
         /// Read from the same object; nil when it has none of the keys.
         var quality: QualityOfService?
+        /// The object is an interstitial's tick, read on its own: nothing else was read.
+        var isInterstitial = false
 
-        private enum CodingKeys: String, CodingKey { case playhead, position, at, rate }
+        private enum CodingKeys: String, CodingKey { case playhead, position, at, rate, interstitial }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
+            guard !container.contains(.interstitial) else {
+                isInterstitial = true
+                return
+            }
             playhead = try container.decodeIfPresent(Double.self, forKey: .playhead)
             position = try container.decodeIfPresent(Double.self, forKey: .position)
             at = try container.decodeIfPresent(Double.self, forKey: .at)
@@ -145,6 +153,7 @@ package enum LineParser {
         } catch {
             return .failure(LineError(jsonTickForms))
         }
+        if tick.isInterstitial { return parseInterstitialTick(text) }
         let placed: Result<(Milliseconds, Timeline), LineError>
         switch (tick.playhead, tick.position) {
         case (let playhead?, nil): placed = milliseconds(playhead, name: "playhead").map { ($0, .programDateTime) }
