@@ -170,4 +170,101 @@ import Testing
             expectEachPlaybackEventOnce(service, ads: ["p1-a1", "p1-a2"])
         }
     }
+
+    // MARK: MediaTailor SGAI
+
+    typealias MediaTailor = SimulatedMediaTailorService
+
+    /// A VOD's pre-roll (one ad) and mid-roll at 30 s (two ads), 8 s ads, as SGAI interstitials.
+    static let avails = [MediaTailor.Avail(id: "pre", start: 0, adCount: 1), MediaTailor.Avail(id: "mid", start: 30_000, adCount: 2)]
+
+    func withSGAIService(assetListTracking: Bool = true, _ body: (MediaTailor) async throws -> Void) async throws {
+        var behavior = MediaTailor.Behavior()
+        behavior.sgai = true
+        behavior.assetListTracking = assetListTracking
+        let service = try await MediaTailor.start(avails: Self.avails, programDateTimeStart: Ads.t0, behavior: behavior)
+        do {
+            try await body(service)
+        } catch {
+            await service.stop()
+            throw error
+        }
+        await service.stop()
+    }
+
+    /// The asset list of `avail` as the player receives it (the daemon never fetches one).
+    static func assetList(_ service: MediaTailor, _ avail: String, session: String) async throws -> String {
+        let url = try #require(URL(string: service.assetListURL(availID: avail, sessionID: session)))
+        let response = try await RawHTTP.request("GET", url.path + "?" + (url.query ?? ""), port: try #require(url.port))
+        #expect(response.status == 200)
+        return response.body
+    }
+
+    /// The VOD played through: the pre-roll, 30 s of content, the mid-roll, 10 s more, each
+    /// interstitial given its asset list as received; the assets' durations are the list's.
+    static func playVOD(_ service: MediaTailor, _ daemon: DaemonProcess) async throws -> [String] {
+        let session = try #require(try await daemon.waitForStatus("the SGAI session ready") { $0.session?.sessionID != nil }.session?.sessionID)
+        var feed = InterstitialFeed(from: 0, positions: true)
+        for avail in avails {
+            if avail.start > 0 { feed.main.play(to: avail.start) }
+            let list = try await assetList(service, avail.id, session: session)
+            feed.start(avail.id, position: avail.start, assetList: list)
+            for index in 0..<avail.adCount {
+                feed.asset(index, duration: nil)
+                feed.play(to: avail.adDuration)
+            }
+            feed.end(.completed)
+            feed.main.jump(to: avail.start)
+        }
+        feed.main.play(to: 40_000)
+        return feed.takeLines()
+    }
+
+    @Test func anSGAIVODFiresEveryBeaconOfItsAssetListsTrackingOnce() async throws {
+        try await withSGAIService { service in
+            try await withDaemon(["--media-url", service.sessionInitURL, "--sgai", "--stdin"]) { daemon in
+                let lines = try await Self.playVOD(service, daemon)
+                daemon.send(lines)
+                try await eventually("every beacon of both avails") {
+                    Self.avails.allSatisfy { avail in
+                        (0..<avail.adCount).allSatisfy { index in Ads.playbackTypes.allSatisfy { service.count(avail.adID(index), $0) >= 1 } }
+                    }
+                }
+                let report = try await daemon.status()
+                #expect(report.counters.badLines == 0)
+                #expect(report.session?.isSGAI == true)
+                #expect(report.interstitial?.tracking == .assetList && report.interstitial?.id == "mid")
+                #expect(report.timeline == .mediaTime)
+                try await finish(daemon)
+            }
+            #expect(service.initRequests().first.map { $0.queryAsksClientReporting || $0.bodyAsksClientReporting } == true)
+            for avail in Self.avails {
+                for type in [TrackingEventType.breakStart, .breakEnd] {
+                    #expect(service.count(avail.id, type) == 1, "\(type) of \(avail.id)")
+                }
+                for index in 0..<avail.adCount {
+                    for type in Ads.playbackTypes {
+                        #expect(service.count(avail.adID(index), type) == 1, "\(type) of \(avail.adID(index))")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func anSGAIAssetListWithoutTrackingFiresNothingAndStatusSaysWhy() async throws {
+        try await withSGAIService(assetListTracking: false) { service in
+            try await withDaemon(["--media-url", service.sessionInitURL, "--sgai", "--stdin"]) { daemon in
+                let lines = try await Self.playVOD(service, daemon)
+                daemon.send(lines)
+                try await daemon.waitForStatus("every line handled") { $0.counters.ticks + $0.counters.badLines == lines.count }
+                let report = try await daemon.status()
+                let interstitial = try #require(report.interstitial)
+                #expect(interstitial.tracking == .none && interstitial.trackingReason?.contains("no TRACKING section") == true)
+                let human = try await runBeaconctl(["status", "--socket", daemon.socketPath]).stdout
+                #expect(human.contains("no tracking:"), "\(human)")
+                try await finish(daemon)
+            }
+            #expect(service.receivedBeacons().isEmpty)
+        }
+    }
 }

@@ -38,6 +38,9 @@ extension DaemonCore {
             notify(.playheadObserved(PlayheadObservation(tick: tick, contentPosition: tracking.reportedContentPosition, placement: session?.placement)))
         }
         dispatch(outcome.firings, now: now, wallNow: wallNow)
+        // An interstitial's start, each asset and its end are kept at once: a session without
+        // metadata to poll (SGAI) saves no snapshot otherwise, and a restart resumes from them.
+        if !command.isTick { saveSnapshot(now: now) }
         return .done
     }
 }
@@ -49,5 +52,9 @@ extension InterstitialCommand {
         case .asset, .tick: true
         case .start, .end: false
         }
+    }
+
+    var isTick: Bool {
+        if case .tick = self { true } else { false }
     }
 }

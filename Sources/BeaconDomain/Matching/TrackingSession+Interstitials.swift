@@ -28,13 +28,24 @@ extension TrackingSession {
         interstitials.switchOn()
     }
 
-    /// The ad break `event` covers, and the ad its asset `index` plays.
+    /// The ad break `event` covers, and the ad its asset `index` plays: the ad break's ads in
+    /// order of start, MediaTailor's avail tracking (no ad) left out.
     package func ad(of event: InterstitialState, asset index: Int) -> (adBreak: AdBreak, adIndex: Int)? {
-        let covered = schedule.adBreaks.filter { abs($0.startTime - event.place) <= InterstitialLog.coverTolerance }
-        guard let adBreak = covered.min(by: { abs($0.startTime - event.place) < abs($1.startTime - event.place) }),
-            adBreak.ads.indices.contains(index)
-        else { return nil }
-        return (adBreak, index)
+        guard let adBreak = coveredAdBreak(of: event) else { return nil }
+        let ads = Self.adIndices(of: adBreak)
+        return ads.indices.contains(index) ? (adBreak, ads[index]) : nil
+    }
+
+    /// The ad break within ``InterstitialLog/coverTolerance`` of the interstitial's place, the nearest.
+    package func coveredAdBreak(of event: InterstitialState) -> AdBreak? {
+        schedule.adBreaks.filter { abs($0.startTime - event.place) <= InterstitialLog.coverTolerance }
+            .min { abs($0.startTime - event.place) < abs($1.startTime - event.place) }
+    }
+
+    /// The indices of an ad break's ads, in order of start; its avail tracking is none of them.
+    static func adIndices(of adBreak: AdBreak) -> [Int] {
+        adBreak.ads.indices.filter { adBreak.ads[$0].id != MediaTailorDocument.adBreakTrackingAdID }
+            .sorted { adBreak.ads[$0].startTime < adBreak.ads[$1].startTime }
     }
 
     /// The ad the current interstitial's current asset plays, if any.
@@ -43,12 +54,15 @@ extension TrackingSession {
         return ad(of: event, asset: asset)
     }
 
-    /// Whether the interstitial covering `reference`'s ad break played its window, in the asset of its ad.
+    /// Whether the interstitial covering `reference`'s ad break played its window, in the asset of
+    /// its ad (any asset, for the ad break's own tracking).
     func interstitialPlayed(_ reference: EventReference, _ window: ClosedRange<Milliseconds>) -> Bool {
-        guard let adBreak = schedule.adBreak(id: reference.adBreakID), let event = interstitials.covering(adBreakStartingAt: adBreak.startTime),
-            event.assets.indices.contains(reference.adIndex)
+        guard let adBreak = schedule.adBreak(id: reference.adBreakID), let event = interstitials.covering(adBreakStartingAt: adBreak.startTime)
         else { return false }
-        return event.assets[reference.adIndex].played.intersects(window)
+        guard let asset = Self.adIndices(of: adBreak).firstIndex(of: reference.adIndex) else {
+            return event.assets.contains { $0.played.intersects(window) }
+        }
+        return event.assets.indices.contains(asset) && event.assets[asset].played.intersects(window)
     }
 
     // MARK: The lines
@@ -185,10 +199,13 @@ extension TrackingSession {
         interstitials.update(id) { $0.assets[index].played.insert(inside) }
     }
 
-    /// The events asset `index` may fire: those of its own ad.
+    /// The events asset `index` may fire: those of its own ad, and the ad break's own tracking.
     private func scope(_ event: InterstitialState, asset index: Int) -> (EventReference) -> Bool {
-        guard let (adBreak, adIndex) = ad(of: event, asset: index) else { return { _ in false } }
+        guard let adBreak = coveredAdBreak(of: event) else { return { _ in false } }
+        let ads = Self.adIndices(of: adBreak)
+        let own = ads.indices.contains(index) ? ads[index] : nil
         let adBreakID = adBreak.id
-        return { $0.adBreakID == adBreakID && $0.adIndex == adIndex }
+        let breakTracking = Set(adBreak.ads.indices).subtracting(ads)
+        return { $0.adBreakID == adBreakID && ($0.adIndex == own || breakTracking.contains($0.adIndex)) }
     }
 }

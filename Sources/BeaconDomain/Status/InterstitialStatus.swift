@@ -33,7 +33,7 @@ package struct InterstitialStatus: Sendable, Equatable, Codable {
 extension InterstitialStatus {
     /// `event` as the session knows it.
     package init(_ event: InterstitialState, in session: TrackingSession) {
-        let covered = session.ad(of: event, asset: 0)?.adBreak
+        let covered = session.coveredAdBreak(of: event)
         let asset = event.current ?? event.assets.lastIndex(where: \.started)
         self.init(
             id: event.id, place: event.place, adBreakId: covered?.id, asset: asset, assetUri: asset.flatMap { event.assets[$0].uri },

@@ -8,8 +8,9 @@ struct InterstitialFeed {
     private(set) var asset = 0
     private(set) var position: Milliseconds = 0
 
-    init(from playhead: Milliseconds) {
-        main = TickFeed(from: playhead)
+    /// With `positions`, the main ticks are media-time positions (a VOD).
+    init(from playhead: Milliseconds, positions: Bool = false) {
+        main = TickFeed(from: playhead, positions: positions)
     }
 
     /// `interstitial-start` at the main playhead's date (or `position` on media time), with an asset list body.
