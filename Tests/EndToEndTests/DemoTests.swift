@@ -31,4 +31,22 @@ import Testing
         #expect(result.stdout.contains("0 refused, 0 of them the reporter's fault"), "\(result.stdout)")
         #expect(result.stdout.contains("summary: 16 tracking events done, 0 failed; 16 beacons sent, 16 received by the sink"), "\(result.stdout)")
     }
+
+    /// `demo --interstitials` plays the ad break as an HLS interstitial: every beacon once, and the
+    /// media-analytics ad lifecycle from the interstitial's ticks.
+    @Test func interstitialDemoPlaysTheAdBreakAsAnInterstitial() async throws {
+        let result = try await runBeaconctl(["demo", "--interstitials"], timeout: .seconds(90))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("played as an HLS interstitial"), "\(result.stdout)")
+        for call in ["adBreakStart", "adStart", "adComplete", "adBreakComplete"] {
+            #expect(result.stdout.contains("\(call) "), "\(call)\n\(result.stdout)")
+        }
+        #expect(result.stdout.contains("summary: 16 tracking events done, 0 failed; 16 beacons sent, 16 received by the sink"), "\(result.stdout)")
+    }
+
+    @Test func interstitialsNeedTheHarmonicService() async throws {
+        let result = try await runBeaconctl(["demo", "--interstitials", "--dialect", "mediatailor"], timeout: .seconds(30))
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--interstitials plays the simulated Harmonic service only"), "\(result.stderr)")
+    }
 }
