@@ -49,6 +49,11 @@ package enum WatchView {
             }
             lines.append(field("next ad break") + StatusView.nextBreak(after: playhead, in: report.adBreaks))
             lines += currentAd(at: playhead, in: report.adBreaks, width: width)
+            if let interstitial = report.interstitial {
+                var line = field("interstitial")
+                line.append(StatusView.interstitial(interstitial, time: report.shownTimeline), interstitial.tracking == .none ? .yellow : nil)
+                lines.append(line)
+            }
         } else {
             lines.append(field("playhead") + "no tick yet")
         }

@@ -159,9 +159,10 @@ struct InterstitialPlayer {
         }
     }
 
-    mutating func start(_ id: String, at place: Milliseconds, assetList: AssetList? = nil) throws(TickRefusal) {
+    /// `interstitial-start` at `place`: its date, or with `onMediaTime` its position.
+    mutating func start(_ id: String, at place: Milliseconds, onMediaTime: Bool = false, assetList: AssetList? = nil) throws(TickRefusal) {
         self.id = id
-        try send(.start(InterstitialStart(id: id, start: place, assetList: assetList)))
+        try send(.start(InterstitialStart(id: id, start: onMediaTime ? nil : place, position: onMediaTime ? place : nil, assetList: assetList)))
     }
 
     mutating func asset(_ index: Int, duration: Milliseconds?) throws(TickRefusal) {
@@ -190,5 +191,30 @@ struct InterstitialPlayer {
 
     mutating func end(_ reason: InterstitialEnd.Reason) throws(TickRefusal) {
         try send(.end(InterstitialEnd(id: id, reason: reason)))
+    }
+}
+
+extension InterstitialMatchingTests {
+    /// The content position waits at the interstitial's place while it plays, and counts no ad
+    /// break afterwards: in interstitial mode no ad is in the stream.
+    @Test func theContentPositionExcludesInterstitialTime() throws {
+        var session = TrackingSession(retention: 600_000)
+        session.enterInterstitialMode()
+        let adBreak = Fixture.adBreak(id: "p", ads: [Fixture.ad(id: "a1", start: 30_000, duration: Self.adLength, userEvents: false)])
+        _ = session.apply(MetadataDocument(dataRange: DataRange(start: 0, end: 120_000), adBreaks: [adBreak], timeline: .mediaTime))
+        var player = InterstitialPlayer(ScriptedPlayer(session: session, at: 0))
+        player.main.tickTimeline = .mediaTime
+        player.main.tick(0)
+        player.main.play(to: 30_000)
+        try player.start("i1", at: 30_000, onMediaTime: true)
+        try player.asset(0, duration: Self.adLength)
+        try player.play(to: 6_000)
+        #expect(player.main.session.contentPosition == 30_000, "the main player waits at the interstitial's place")
+        try player.play(to: Self.adLength)
+        try player.end(.completed)
+        player.main.jump(to: 30_000)
+        player.main.play(to: 40_000)
+        #expect(player.main.session.contentPosition == 40_000, "no ad break is taken out of the main stream")
+        #expect(player.main.fired.types(ofAd: "a1") == Fixture.playbackTypes)
     }
 }
