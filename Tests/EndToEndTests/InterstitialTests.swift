@@ -29,6 +29,15 @@ import Testing
         return feed.takeLines()
     }
 
+    /// Both assets played to their end, then a completed end.
+    static func bothAssetsPlayed(_ feed: inout InterstitialFeed) {
+        feed.asset(0)
+        feed.play(to: adLength)
+        feed.asset(1)
+        feed.play(to: adLength)
+        feed.end(.completed)
+    }
+
     static func expectNoBeacon(ofAd ad: String, _ service: AdService, sourceLocation: SourceLocation = #_sourceLocation) {
         for type in Ads.playbackTypes {
             #expect(service.beaconCount(ad: ad, type) == 0, "\(type) of \(ad)", sourceLocation: sourceLocation)
@@ -38,13 +47,7 @@ import Testing
     @Test func aHarmonicAdBreakPlayedAsAnInterstitialFiresEachEventOnceAndTheMainPlayheadNone() async throws {
         try await withPlayback(adBreaks: Self.adBreaks) { service, daemon in
             try await daemon.waitForStatus("the metadata applied") { $0.adBreaks.count == 1 }
-            let lines = Self.feed { feed in
-                feed.asset(0)
-                feed.play(to: Self.adLength)
-                feed.asset(1)
-                feed.play(to: Self.adLength)
-                feed.end(.completed)
-            }
+            let lines = Self.feed(Self.bothAssetsPlayed)
             daemon.send(lines)
             try await daemon.waitForStatus("every line handled") { $0.counters.ticks + $0.counters.badLines == lines.count }
             try await eventually("both ads' beacons") { service.beacons.count == 2 * Ads.playbackTypes.count }
@@ -154,13 +157,7 @@ import Testing
     @Test func lateMetadataForAnInterstitialAlreadyPlayedFiresItOnce() async throws {
         try await withPlayback(adBreaks: { _ in [] }) { service, daemon in
             try await daemon.waitForStatus("the first metadata applied") { $0.dataRange != nil }
-            let lines = Self.feed { feed in
-                feed.asset(0)
-                feed.play(to: Self.adLength)
-                feed.asset(1)
-                feed.play(to: Self.adLength)
-                feed.end(.completed)
-            }
+            let lines = Self.feed(Self.bothAssetsPlayed)
             daemon.send(lines)
             try await daemon.waitForStatus("every line handled") { $0.counters.ticks == lines.count }
             #expect(service.beacons.isEmpty)
@@ -182,14 +179,7 @@ import Testing
         var behavior = MediaTailor.Behavior()
         behavior.sgai = true
         behavior.assetListTracking = assetListTracking
-        let service = try await MediaTailor.start(avails: Self.avails, programDateTimeStart: Ads.t0, behavior: behavior)
-        do {
-            try await body(service)
-        } catch {
-            await service.stop()
-            throw error
-        }
-        await service.stop()
+        try await MediaTailorTests().withService(Self.avails, behavior: behavior, body)
     }
 
     /// The asset list of `avail` as the player receives it (the daemon never fetches one).

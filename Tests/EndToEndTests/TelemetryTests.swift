@@ -25,6 +25,15 @@ struct TelemetryTests {
         [Ads.adBreak(id: "p1", start: adBreakStart, ads: 2, userEvents: false, on: service)]
     }
 
+    /// The ad break played through, once its metadata is applied: every beacon of both ads.
+    static func playBothAds(_ daemon: DaemonProcess, _ service: AdService) async throws {
+        try await daemon.waitForStatus("the metadata applied") { $0.adBreaks.count == 1 }
+        var feed = TickFeed(from: Ads.t0)
+        feed.play(to: adBreakStart + 24_500)
+        daemon.send(feed.takeLines())
+        try await eventually("both ads' beacons") { service.beacons.count == 2 * Ads.playbackTypes.count }
+    }
+
     /// The records the collector took of `kind` (`due`, `attempt`...), by `ad/event`.
     static func records(_ logs: [CollectedLogRecord], _ kind: String) -> [String: [CollectedLogRecord]] {
         Dictionary(grouping: logs.filter { $0.attributes["beaconctl.record"] == .string(kind) }) { record in
@@ -68,11 +77,7 @@ struct TelemetryTests {
         let state = try TemporaryDirectory()
         try await withCollectorDouble { collector in
             try await withPlayback(arguments: Self.flags(collector, state: state), adBreaks: Self.adBreaks) { service, daemon in
-                try await daemon.waitForStatus("the metadata applied") { $0.adBreaks.count == 1 }
-                var feed = TickFeed(from: Ads.t0)
-                feed.play(to: Self.adBreakStart + 24_500)
-                daemon.send(feed.takeLines())
-                try await eventually("both ads' beacons") { service.beacons.count == 2 * Ads.playbackTypes.count }
+                try await Self.playBothAds(daemon, service)
                 try await eventually(timeout: .seconds(20), "the metrics exported") {
                     try await collector.metricPoints().contains { $0.name == "beaconctl_beacons_total" }
                 }
@@ -208,11 +213,7 @@ struct TelemetryTests {
         try await withCollectorDouble { collector in
             try await collector.script([.status(503, retryAfter: "2").only("/v1/logs"), .status(400).only("/v1/logs")])
             try await withPlayback(arguments: Self.flags(collector, state: state), adBreaks: Self.adBreaks) { service, daemon in
-                try await daemon.waitForStatus("the metadata applied") { $0.adBreaks.count == 1 }
-                var feed = TickFeed(from: Ads.t0)
-                feed.play(to: Self.adBreakStart + 24_500)
-                daemon.send(feed.takeLines())
-                try await eventually("both ads' beacons") { service.beacons.count == 2 * Ads.playbackTypes.count }
+                try await Self.playBothAds(daemon, service)
                 let report = try await daemon.waitForStatus("a batch dropped") { report in
                     (report.reporters.first { $0.name == .telemetry }?.counters["dropped"] ?? 0) > 0
                 }
