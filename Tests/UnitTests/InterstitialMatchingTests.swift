@@ -218,3 +218,18 @@ extension InterstitialMatchingTests {
         #expect(player.main.fired.types(ofAd: "a1") == Fixture.playbackTypes)
     }
 }
+
+extension InterstitialMatchingTests {
+    /// Ticks carrying the player's clock (`at`): the asset's start, which carries none, stays on
+    /// their basis, so the stretch from it to the first position tick is played.
+    @Test func anAssetsStartJoinsTicksOnThePlayersClock() throws {
+        var player = Self.player()
+        let at: Milliseconds = 1_700_000_000_000
+        player.main.tick(Self.t0 + 4_750, observedAt: at)
+        player.main.tick(Self.t0 + 5_000, observedAt: at + 250)
+        try player.start("i1", at: Self.t0 + 5_000)
+        try player.asset(0, duration: Self.adLength)
+        try player.send(.tick(InterstitialTick(id: "i1", asset: 0, position: 1_000, observedAt: at + 1_250)))
+        #expect(player.main.fired.types(ofAd: "a1") == [.impression, .start], "played from the asset's start to 1 s")
+    }
+}

@@ -44,6 +44,12 @@ package struct PlaybackJudge: Sendable, Equatable {
 
     package init() {}
 
+    /// The last tick's time when it was on the player's clock: a tick without a time of its own
+    /// (an interstitial asset's start) takes it, so that it stays on the same basis as its neighbours.
+    package var lastPlayerClockTime: Milliseconds? {
+        lastTickOnPlayerClock ? lastTickTime : nil
+    }
+
     package var state: State {
         if isSeeking { return .seeking }
         if isBuffering { return .buffering }

@@ -133,7 +133,9 @@ extension TrackingSession {
             if let uri = asset.uri { event.assets[asset.index].uri = uri }
             event.current = asset.index
         }
-        return observeInside(asset.id, asset: asset.index, position: 0, observedAt: nil, rate: nil, arrivalTime: arrivalTime).map { step in
+        // The asset's start carries no time: on the player's clock it takes the last tick's, so the
+        // stretch to its first position tick is judged like any other.
+        return observeInside(asset.id, asset: asset.index, position: 0, observedAt: judge.lastPlayerClockTime, rate: nil, arrivalTime: arrivalTime).map { step in
             var step = step
             step.firings = firings + step.firings
             return step
