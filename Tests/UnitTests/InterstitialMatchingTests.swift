@@ -233,3 +233,21 @@ extension InterstitialMatchingTests {
         #expect(player.main.fired.types(ofAd: "a1") == [.impression, .start], "played from the asset's start to 1 s")
     }
 }
+
+extension InterstitialMatchingTests {
+    /// Told again (a restart), an interstitial keeps what it played and takes what its asset list adds.
+    @Test func anInterstitialToldAgainKeepsWhatItPlayedAndTakesItsAssetList() throws {
+        var player = Self.player()
+        try player.start("i1", at: Self.t0 + 5_000)
+        try player.asset(0, duration: Self.adLength)
+        try player.play(to: Self.adLength)
+        try player.start("i1", at: Self.t0 + 5_000, assetList: AssetList(assets: [AssetList.Asset(), AssetList.Asset(duration: Self.adLength)]))
+        let event = try #require(player.main.session.interstitials["i1"])
+        #expect(event.assets[0].played.ranges == [(Self.t0 + 5_000)...(Self.t0 + 5_000 + Self.adLength)])
+        #expect(event.assets[1].listedDuration == Self.adLength && event.current == 0)
+        try player.asset(1, duration: nil)
+        try player.play(to: Self.adLength)
+        try player.end(.completed)
+        #expect(player.main.fired.types(ofAd: "a1") == Fixture.playbackTypes && player.main.fired.types(ofAd: "a2") == Fixture.playbackTypes)
+    }
+}

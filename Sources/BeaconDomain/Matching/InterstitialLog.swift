@@ -30,10 +30,12 @@ package struct InterstitialLog: Sendable, Equatable, Codable {
         events.filter { abs($0.place - start) <= Self.coverTolerance }.min { abs($0.place - start) < abs($1.place - start) }
     }
 
-    /// Starts (or, with a known id, resumes) an event and makes it the one playing.
+    /// Starts (or, with a known id, resumes: `event` is then the one kept, updated) an event and
+    /// makes it the one playing.
     package mutating func begin(_ event: InterstitialState) {
         isOn = true
         if let index = events.firstIndex(where: { $0.id == event.id }) {
+            events[index] = event
             events[index].ended = nil
         } else {
             events.append(event)
