@@ -120,6 +120,7 @@ import Testing
             id: "avail-1", ads: [Fixture.ad(id: "m1", start: 0, duration: Self.adLength, userEvents: false)])
         let tracking = MetadataDocument(dataRange: DataRange(start: 0, end: Self.adLength), adBreaks: [written])
         var player = Self.player(document: nil)
+        player.main.session.firesAssetListTracking = true
         try player.start("i1", at: Self.t0 + 5_000, assetList: AssetList(assets: [AssetList.Asset(uri: "http://127.0.0.1/m1.m3u8", duration: Self.adLength)], tracking: tracking))
         #expect(player.main.session.schedule.adBreak(id: "avail-1")?.startTime == Self.t0 + 5_000)
         try player.asset(0, duration: nil)
@@ -128,6 +129,19 @@ import Testing
         #expect(player.main.fired.types(ofAd: "m1") == Fixture.playbackTypes)
         let status = InterstitialStatus(try #require(player.main.session.interstitials["i1"]), in: player.main.session)
         #expect(status.tracking == .assetList && status.adBreakId == "avail-1" && status.ended == .completed)
+    }
+
+    /// Outside MediaTailor's client-side reporting, the service reports the ads itself: a `TRACKING` section fires nothing.
+    @Test func anAssetListsTrackingFiresNothingOutsideClientSideReporting() throws {
+        let written = Fixture.adBreak(id: "avail-1", ads: [Fixture.ad(id: "m1", start: 0, duration: Self.adLength, userEvents: false)])
+        var player = Self.player(document: nil)
+        try player.start("i1", at: Self.t0 + 5_000, assetList: AssetList(
+            assets: [AssetList.Asset(duration: Self.adLength)], tracking: MetadataDocument(dataRange: DataRange(start: 0, end: Self.adLength), adBreaks: [written])))
+        try player.asset(0, duration: nil)
+        try player.play(to: Self.adLength)
+        #expect(player.main.fired.isEmpty && player.main.session.schedule.adBreaks.isEmpty)
+        let status = InterstitialStatus(try #require(player.main.session.interstitials.current), in: player.main.session)
+        #expect(status.tracking == .none && status.trackingReason?.contains("client-side reporting") == true)
     }
 
     @Test func anInterstitialNothingDescribesFiresNothingAndSaysWhy() throws {

@@ -76,7 +76,10 @@ extension DaemonCore {
         var matching = tracking ?? TrackingSession(retention: configuration.retention.milliseconds)
         // The player knows from its manifest that the ads come as interstitials; an SGAI session's do.
         if loadOptions.interstitials || endpoints.isSGAI { matching.enterInterstitialMode() }
-        if endpoints.isSGAI { matching.takesTimelineFromTicks = true }
+        if endpoints.isSGAI {
+            matching.takesTimelineFromTicks = true
+            matching.firesAssetListTracking = true
+        }
         let ready = ActiveSession(
             endpoints: endpoints, tracking: matching,
             generation: generation, metadata: MetadataRefresh(interval: configuration.metadataInterval.milliseconds))

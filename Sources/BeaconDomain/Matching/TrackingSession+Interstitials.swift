@@ -81,9 +81,11 @@ extension TrackingSession {
                 event.assets[index].listedDuration = asset.duration
                 if event.assets[index].uri == nil { event.assets[index].uri = asset.uri }
             }
-            tracking = list.tracking
-            event.hasAssetListTracking = list.tracking != nil
-            event.trackingProblem = list.trackingProblem
+            tracking = firesAssetListTracking ? list.tracking : nil
+            event.hasAssetListTracking = tracking != nil
+            event.trackingProblem = list.tracking != nil && !firesAssetListTracking
+                ? "the session is not in MediaTailor's client-side reporting (no SGAI session): the service reports its ads itself"
+                : list.trackingProblem
         }
         interstitials.begin(event)
         var step = InterstitialStep()

@@ -25,6 +25,9 @@ public struct TrackingSession: Sendable {
     package internal(set) var interstitials = InterstitialLog()
     /// A session no document sets the timeline of (MediaTailor SGAI) takes it from its first tick's form.
     package var takesTimelineFromTicks = false
+    /// A session in MediaTailor's client-side reporting (SGAI) fires its asset lists' `TRACKING`;
+    /// any other leaves it to the service, which reports those ads itself.
+    package var firesAssetListTracking = false
 
     public init(retention: Milliseconds) {
         self.retention = retention

@@ -43,7 +43,7 @@ extension InterstitialStatus {
     }
 
     private static func untracked(_ event: InterstitialState) -> String {
-        if let problem = event.trackingProblem { return "its asset list's TRACKING could not be read: \(problem)" }
+        if let problem = event.trackingProblem { return "its asset list's TRACKING is not used: \(problem)" }
         return "no metadata describes an ad break at its place and its asset list has no TRACKING section (server-side reporting)"
     }
 }
