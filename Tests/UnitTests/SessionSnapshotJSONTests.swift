@@ -52,6 +52,27 @@ struct SessionSnapshotJSONTests {
         #expect(try Self.decoded(snapshot.jsonBytes()) == snapshot)
     }
 
+    /// A session's interstitials, with what each asset played, read back as written.
+    @Test func theInterstitialsReadBackAsWritten() throws {
+        var event = InterstitialState(id: "i \"1\"", place: Fixture.t0, resumeOffset: 0)
+        event.grow(to: 1)
+        event.assets[0] = InterstitialState.Asset(uri: "http://127.0.0.1/a.m3u8", listedDuration: 12_000)
+        event.assets[0].started = true
+        event.assets[0].playedToEnd = true
+        event.assets[0].played.insert(Fixture.t0...(Fixture.t0 + 12_000))
+        event.current = 1
+        event.position = 250
+        event.trackingProblem = "none"
+        var log = InterstitialLog()
+        log.begin(event)
+        log.finish(event.id, reason: .skipped)
+        var snapshot = SessionSnapshot(
+            endpoints: SessionEndpoints(mediaURL: "http://127.0.0.1/m", manifestURL: "m", trackingURL: "t", sessionID: "s"),
+            adBreaks: [], dataRange: nil, played: [], playhead: nil, savedAt: 5)
+        snapshot.interstitials = log
+        #expect(try Self.decoded(snapshot.jsonBytes()) == snapshot)
+    }
+
     @Test func commasSeparateMembersAndElementsAtEveryDepth() {
         var json = JSONBytes()
         json.object { json in

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// JSON written straight into bytes, for a document written often enough that JSONEncoder's
 /// generic, boxed encoding shows in a profile (the session snapshot, on every metadata change).
 ///
@@ -99,6 +105,13 @@ struct JSONBytes {
 
     mutating func null() {
         bytes.append(contentsOf: Array("null".utf8))
+    }
+
+    /// A value as its `Codable` conformance writes it (JSONEncoder), for a part written seldom
+    /// enough that one conformance is worth more than speed; null if it cannot be encoded.
+    mutating func encoded(_ value: some Encodable) {
+        guard let encoded = try? JSONEncoder().encode(value) else { return null() }
+        bytes.append(contentsOf: encoded)
     }
 
     private mutating func digits(_ value: UInt64) {

@@ -19,51 +19,14 @@ extension SessionSnapshot {
             json.member("savedAt") { $0.integer(savedAt) }
             if let timeline { json.member("timeline") { $0.string(timeline.rawValue) } }
             if let programDateTimeOffset { json.member("programDateTimeOffset") { $0.integer(programDateTimeOffset) } }
-            if let interstitials { json.member("interstitials") { $0.write(interstitials) } }
+            // Written only in interstitial mode, and a few events long: its conformance writes it.
+            if let interstitials { json.member("interstitials") { $0.encoded(interstitials) } }
         }
         return json.bytes
     }
 }
 
 extension JSONBytes {
-    /// As `InterstitialLog`'s `Codable` conformance reads it.
-    fileprivate mutating func write(_ log: InterstitialLog) {
-        object { json in
-            json.member("isOn") { $0.bool(log.isOn) }
-            json.member("events") { $0.array(log.events) { $0.write($1) } }
-            if let currentID = log.currentID { json.member("currentID") { $0.string(currentID) } }
-        }
-    }
-
-    private mutating func write(_ event: InterstitialState) {
-        object { json in
-            json.member("id") { $0.string(event.id) }
-            json.member("place") { $0.integer(event.place) }
-            if let resumeOffset = event.resumeOffset { json.member("resumeOffset") { $0.integer(resumeOffset) } }
-            json.member("assets") { json in
-                json.array(event.assets) { json, asset in
-                    json.object { json in
-                        if let uri = asset.uri { json.member("uri") { $0.string(uri) } }
-                        if let duration = asset.announcedDuration { json.member("announcedDuration") { $0.integer(duration) } }
-                        if let duration = asset.listedDuration { json.member("listedDuration") { $0.integer(duration) } }
-                        json.member("started") { $0.bool(asset.started) }
-                        json.member("playedToEnd") { $0.bool(asset.playedToEnd) }
-                        json.member("played") { json in
-                            json.object { json in
-                                json.member("ranges") { $0.array(asset.played.ranges) { $0.array([$1.lowerBound, $1.upperBound]) { $0.integer($1) } } }
-                            }
-                        }
-                    }
-                }
-            }
-            if let current = event.current { json.member("current") { $0.integer(Int64(current)) } }
-            if let position = event.position { json.member("position") { $0.integer(position) } }
-            if let ended = event.ended { json.member("ended") { $0.string(ended.rawValue) } }
-            json.member("hasAssetListTracking") { $0.bool(event.hasAssetListTracking) }
-            if let problem = event.trackingProblem { json.member("trackingProblem") { $0.string(problem) } }
-        }
-    }
-
     fileprivate mutating func write(_ endpoints: SessionEndpoints) {
         object { json in
             json.member("mediaUrl") { $0.string(endpoints.mediaURL) }
