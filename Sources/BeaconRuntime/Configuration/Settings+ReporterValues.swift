@@ -45,10 +45,7 @@ extension Settings {
                 headers[name] = text
             }
         case .text(let text):
-            for pair in text.split(separator: ";") where !pair.allSatisfy(\.isWhitespace) {
-                guard let colon = pair.firstIndex(of: ":") else { throw Refusal(reason: "must be 'Name: value' pairs separated by ';'") }
-                headers[pair[..<colon].trimmedOfSpaces] = pair[pair.index(after: colon)...].trimmedOfSpaces
-            }
+            for (name, value) in try pairs(text, separatedBy: ";", between: ":", form: "'Name: value'") { headers[name] = value }
         case .number, .boolean, .unsupported:
             throw Refusal(reason: "must be a table of strings ({ \"Name\" = \"value\" })")
         }
@@ -72,6 +69,17 @@ extension Settings {
         return Int(number)
     }
 
+    /// `name<between>value` pairs separated by `separator`, as a flag or variable writes a table
+    /// (`Name: value; Name: value`, `key=value,key=value`), each name and value trimmed.
+    static func pairs(_ text: String, separatedBy separator: Character, between: Character, form: String) throws(Refusal) -> [(String, String)] {
+        var pairs: [(String, String)] = []
+        for pair in text.split(separator: separator) where !pair.allSatisfy(\.isWhitespace) {
+            guard let middle = pair.firstIndex(of: between) else { throw Refusal(reason: "must be \(form) pairs separated by '\(separator)'") }
+            pairs.append((pair[..<middle].trimmedOfSpaces, pair[pair.index(after: middle)...].trimmedOfSpaces))
+        }
+        return pairs
+    }
+
     /// A duration in seconds, as the file writes it.
     static func seconds(of duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
@@ -86,7 +94,7 @@ extension Settings {
 
 extension Substring {
     /// Without the spaces and tabs around it.
-    var trimmedOfSpaces: String {
+    fileprivate var trimmedOfSpaces: String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -51,10 +51,7 @@ extension TelemetrySettings {
         switch value {
         case .table(let table): pairs = table.map { ($0.key, $0.value) }
         case .text(let text):
-            for pair in text.split(separator: ",") where !pair.allSatisfy(\.isWhitespace) {
-                guard let equals = pair.firstIndex(of: "=") else { throw Settings.Refusal(reason: "must be 'key=value' pairs separated by ','") }
-                pairs.append((pair[..<equals].trimmedOfSpaces, .text(pair[pair.index(after: equals)...].trimmedOfSpaces)))
-            }
+            pairs = try Settings.pairs(text, separatedBy: ",", between: "=", form: "'key=value'").map { ($0.0, .text($0.1)) }
         case .number, .boolean, .unsupported:
             throw Settings.Refusal(reason: "must be a table of strings ({ \"deployment.environment\" = \"prod\" })")
         }
