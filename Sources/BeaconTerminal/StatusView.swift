@@ -158,14 +158,14 @@ package enum StatusView {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
-    /// `id at <place>, asset 1 of 2 (uri) at 3.25 s of 12 s, tracking from the metadata (ad break p1)`.
+    /// `id at <place>, asset 1 of 2 (uri) at +3.2s of 12.0s, tracking from the metadata (ad break p1)`.
     static func interstitial(_ interstitial: InterstitialStatus, time: Timeline) -> String {
         var text = "\(interstitial.id) at \(time.format(interstitial.place))"
         if let asset = interstitial.asset {
             text += ", asset \(asset + 1) of \(interstitial.assets)"
             if let uri = interstitial.assetUri { text += " (\(uri))" }
-            if let position = interstitial.position { text += " at \(seconds(position))" }
-            if let duration = interstitial.duration { text += " of \(seconds(duration))" }
+            if let position = interstitial.position { text += " at +\(UTCTime.formatSpan(position))" }
+            if let duration = interstitial.duration { text += " of \(UTCTime.formatSpan(duration))" }
         }
         switch interstitial.tracking {
         case .metadata: text += ", tracking from the metadata"
@@ -175,9 +175,5 @@ package enum StatusView {
         if let adBreak = interstitial.adBreakId { text += " (ad break \(adBreak))" }
         if let ended = interstitial.ended { text += ", ended \(ended.rawValue)" }
         return text
-    }
-
-    private static func seconds(_ milliseconds: Milliseconds) -> String {
-        "\(Double(milliseconds) / 1000) s"
     }
 }
