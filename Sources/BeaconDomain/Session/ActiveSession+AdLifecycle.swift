@@ -5,9 +5,9 @@ extension ActiveSession {
         _ tick: PlayheadTick, arrivalTime: Milliseconds
     ) -> Result<(firings: [Firing], adLifecycle: [AdLifecycleEvent]), TickRefusal> {
         tracking.placed(tick).map { placed in
-            // While an interstitial plays, the main player waits at its date: the ad lifecycle is the interstitial's.
-            guard tracking.interstitials.currentID == nil else { return ([], []) }
             let firings = tracking.observe(placed, arrivalTime: arrivalTime)
+            // While an interstitial plays, the main player waits at its date: the ad lifecycle is the interstitial's.
+            guard tracking.interstitials.currentID == nil else { return (firings, []) }
             // In interstitial mode the main stream holds no ad.
             let schedule = tracking.interstitials.isOn ? AdSchedule() : tracking.schedule
             return (firings, adLifecycle.observe(placed.tick, played: tracking.lastPlayedStretch, in: schedule))
