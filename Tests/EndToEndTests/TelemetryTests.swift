@@ -81,7 +81,11 @@ struct TelemetryTests {
                 try await eventually(timeout: .seconds(20), "the metrics exported") {
                     try await collector.metricPoints().contains { $0.name == "beaconctl_beacons_total" }
                 }
+                // The API key reaches the collector and nothing else: not status, not the log.
+                let status = try await daemon.statusLine()
+                #expect(status.contains(#""name":"telemetry""#) && !status.contains(Self.apiKey))
                 try await finish(daemon)
+                #expect(!daemon.stderrText.contains(Self.apiKey))
             }
             try await Self.expectEveryRecordOnce(collector, state)
             let logs = try await collector.logRecords()
